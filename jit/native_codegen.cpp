@@ -381,10 +381,11 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
   }
 
   // The lane function `name` (jit/ops_lanes.hpp) on `operands` of their types, its result of type
-  // `result`; hands over where it faults in a lane of `mask` (unless it never faults).
+  // `result`; hands over, for `why`, where it faults in a lane of `mask` (unless it never faults).
   llvm::Value* apply(const std::string& name,
                      const std::vector<std::pair<llvm::Value*, ScalarType>>& operands, ScalarType result,
-                     llvm::Value* mask, bool may_fault) {
+                     llvm::Value* mask, bool may_fault,
+                     HandOverReason why = HandOverReason::UndefinedOperation) {
     llvm::Type* p8 = i8_->getPointerTo();
     auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {p8, p8, p8, p8, p8}, false);
     const llvm::FunctionCallee fn = m_.getOrInsertFunction(name, type);
@@ -405,8 +406,7 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     b_.CreateCall(fn, args);
     if (may_fault) {
       llvm::Value* f = b_.CreateLoad(faults_type, b_.CreateBitCast(faults, faults_type->getPointerTo()));
-      fault_if(b_.CreateICmpNE(f, llvm::Constant::getNullValue(faults_type)), mask,
-               HandOverReason::UndefinedOperation);
+      fault_if(b_.CreateICmpNE(f, llvm::Constant::getNullValue(faults_type)), mask, why);
     }
     return from_stored(b_.CreateLoad(r_type, b_.CreateBitCast(r, r_type->getPointerTo())), result);
   }
@@ -478,8 +478,9 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     return is_floating(e.type) ? b_.CreateBitCast(v, vector_type(e.type)) : v;
   }
 
-  // A warp-level function (WarpMachine::eval_warp): its mask the same in every lane running it,
-  // those lanes within it, and every lane of it that has not exited running it, else undefined.
+  // A warp-level function (WarpMachine::eval_warp): its mask as ops::warp_mask_faults requires, a
+  // shuffle's source lanes by ops::shuffle_read (the lane functions of jit/ops_lanes.cpp), else
+  // undefined.
   llvm::Value* warp(const Expr& e, llvm::Value* active) {
     if (e.warp_op == WarpOp::ActiveMask) return splat(active);
     // Run only by some lane (an operand of && or ?: that no lane reaches runs nowhere).
@@ -503,14 +504,10 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
   }
 
   llvm::Value* warp_lanes(const Expr& e, llvm::Value* active) {
-    llvm::Value* masks = expr(e.operands[0], active);
-    llvm::Value* mask = b_.CreateExtractElement(
-        masks, b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, active, b_.getFalse()));
-    fault_if(b_.CreateICmpNE(masks, splat(mask)), active, HandOverReason::WarpMask);
-    fail_if(b_.CreateICmpNE(b_.CreateAnd(active, b_.CreateNot(mask)), zero()), HandOverReason::WarpMask);
-    llvm::Value* waiting =
-        b_.CreateAnd(b_.CreateAnd(mask, load_mask(alive_)), b_.CreateAnd(existing_, b_.CreateNot(active)));
-    fail_if(b_.CreateICmpNE(waiting, zero()), HandOverReason::WarpMask);
+    const auto u32 = [&](llvm::Value* v) { return std::pair{v, ScalarType::U32}; };
+    llvm::Value* present = b_.CreateAnd(load_mask(alive_), existing_);
+    apply(ops_lanes::kWarpMask, {u32(expr(e.operands[0], active)), u32(splat(active)), u32(splat(present))},
+          ScalarType::U32, llvm::ConstantInt::get(i32_, 0xFFFFFFFFu), true, HandOverReason::WarpMask);
     if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
       llvm::Value* holds = condition(e.operands[1], active);
       if (e.warp_op == WarpOp::Ballot) return splat(holds);
@@ -520,41 +517,11 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     }
     llvm::Value* value = expr(e.operands[1], active);
     llvm::Value* arg = expr(e.operands[2], active);  // int32: its bits as unsigned
-    const auto width = static_cast<std::uint64_t>(e.constant);
-    std::vector<llvm::Constant*> ids;
-    for (unsigned l = 0; l < kLanes; ++l) ids.push_back(llvm::ConstantInt::get(i32_, l));
-    llvm::Value* lane = llvm::ConstantVector::get(ids);
-    const auto u32 = [&](std::uint64_t v) { return splat_int(ScalarType::U32, v); };
-    llvm::Value* group = b_.CreateAnd(lane, u32(~(width - 1) & 0xFFFFFFFFu));
-    llvm::Value* in_group = b_.CreateAnd(lane, u32(width - 1));
-    llvm::Value* source = nullptr;
-    switch (e.warp_op) {
-      case WarpOp::Shfl:
-        source = b_.CreateAdd(group, b_.CreateAnd(arg, u32(width - 1)));
-        break;
-      case WarpOp::ShflUp:
-        source = b_.CreateSelect(b_.CreateICmpUGE(in_group, arg), b_.CreateSub(lane, arg), lane);
-        break;
-      case WarpOp::ShflDown: {
-        llvm::Type* v64 = vector_type(ScalarType::U64);
-        llvm::Value* reach = b_.CreateAdd(b_.CreateZExt(in_group, v64), b_.CreateZExt(arg, v64));
-        source = b_.CreateSelect(b_.CreateICmpULT(reach, splat_int(ScalarType::U64, width)),
-                                 b_.CreateAdd(lane, arg), lane);
-        break;
-      }
-      default: {  // xor: earlier groups may be read, later ones give the lane its own value
-        llvm::Value* x = b_.CreateXor(lane, b_.CreateAnd(arg, u32(31)));
-        source = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(x, u32(~(width - 1) & 0xFFFFFFFFu)), group),
-                                 lane, x);
-        break;
-      }
-    }
-    // Lanes that do not run the call read their own (their operands may be anything).
-    source = b_.CreateAnd(b_.CreateSelect(to_bools(active), source, lane), u32(31));
-    // A source lane that does not run the call: undefined.
-    llvm::Value* runs = b_.CreateAnd(b_.CreateLShr(splat(active), source), u32(1));
-    fault_if(b_.CreateAnd(b_.CreateICmpNE(source, lane), b_.CreateICmpEQ(runs, u32(0))), active,
-             HandOverReason::WarpSource);
+    llvm::Value* source =
+        apply(ops_lanes::shuffle(e.warp_op),
+              {u32(arg), u32(splat_int(ScalarType::U32, static_cast<std::uint64_t>(e.constant))),
+               u32(splat(active))},
+              ScalarType::U32, active, true, HandOverReason::WarpSource);
     // Each lane's value from its source lane (every source is a lane, 0 .. 31).
     llvm::Type* element = value->getType()->getScalarType();
     const bool bits = element->isIntegerTy(1);

@@ -131,3 +131,68 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 #define WARPDIV_SCALAR_TYPE(T) WARPDIV_CONVERT_FROM(T)
 WARPDIV_SCALAR_TYPES
 #undef WARPDIV_SCALAR_TYPE
+
+// Warp functions (sim/model/ir_ops.hpp: ops::shuffle_read, ops::warp_mask_faults). A shuffle's
+// operands are uint32, each lane with its number: r[l] = op(l, a[l], b[l], c[l], fault).
+namespace {
+
+template <typename Op>
+inline __attribute__((always_inline)) void numbered_lanes(const void* __restrict a, const void* __restrict b,
+                                                          const void* __restrict c, void* __restrict r,
+                                                          Fault* __restrict fault, Op&& op) {
+  const auto* x = static_cast<const std::uint32_t*>(a);
+  const auto* y = static_cast<const std::uint32_t*>(b);
+  const auto* z = static_cast<const std::uint32_t*>(c);
+  auto* out = static_cast<std::uint32_t*>(r);
+#pragma clang loop vectorize_width(32) interleave_count(1)
+  for (int l = 0; l < kLanes; ++l) {
+    bool f = false;
+    out[l] = op(static_cast<std::uint32_t>(l), x[l], y[l], z[l], f);
+    fault[l] = f;
+  }
+}
+
+}  // namespace
+
+// A shuffle: a its argument (srcLane, delta or laneMask), b its width, c the lanes running the call
+// (each the same in every lane); r the lane each lane reads, fault where that lane does not run it.
+#define WARPDIV_SHUFFLE(Enum)                                                                              \
+  WARPDIV_LANE_FUNCTION(warpdiv_shuffle_##Enum) {                                                          \
+    numbered_lanes(a, b, c, r, fault,                                                                      \
+                   [](std::uint32_t lane, std::uint32_t arg, std::uint32_t width, std::uint32_t running,   \
+                      bool& f) { return ops::shuffle_read<WarpOp::Enum>(lane, arg, width, running, f); }); \
+  }
+WARPDIV_SHUFFLE(Shfl)
+WARPDIV_SHUFFLE(ShflUp)
+WARPDIV_SHUFFLE(ShflDown)
+WARPDIV_SHUFFLE(ShflXor)
+
+// A warp function's mask: a each lane's mask operand, b the lanes running the call, c the lanes that
+// exist and have not exited (each the same in every lane); r the lowest running lane's mask, fault
+// where ops::warp_mask_faults finds one. The masks are gathered by reductions over the lanes, not
+// read from one lane, so that the function stays whole vectors.
+WARPDIV_LANE_FUNCTION(warpdiv_warp_mask) {
+  const auto* given = static_cast<const std::uint32_t*>(a);
+  const auto* running = static_cast<const std::uint32_t*>(b);
+  const auto* present = static_cast<const std::uint32_t*>(c);
+  std::uint32_t mask = 0, runs = 0, exists = 0;
+#pragma clang loop vectorize_width(32) interleave_count(1)
+  for (int l = 0; l < kLanes; ++l) {
+    const std::uint32_t own = given[l], one = 1u << l;           // read in every lane: no branch
+    const bool lowest = (running[l] & ((2u << l) - 1u)) == one;  // it runs, no lower lane does
+    mask |= own & (0u - static_cast<std::uint32_t>(lowest));
+    runs |= running[l] & one;
+    exists |= present[l] & one;
+  }
+  std::uint32_t differs = 0;
+#pragma clang loop vectorize_width(32) interleave_count(1)
+  for (int l = 0; l < kLanes; ++l) differs |= static_cast<std::uint32_t>(given[l] != mask) << l;
+  const ops::WarpMaskFaults f = ops::warp_mask_faults(differs, mask, runs, exists);
+  const std::uint32_t bad = f.different | f.outside | f.waiting;
+  auto* out = static_cast<std::uint32_t*>(r);
+#pragma clang loop vectorize_width(32) interleave_count(1)
+  for (int l = 0; l < kLanes; ++l) {
+    out[l] = mask;
+    fault[l] = static_cast<Fault>(bad >> l & 1u);
+  }
+}

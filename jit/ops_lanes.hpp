@@ -19,6 +19,7 @@ using sim::ir::BinaryOp;
 using sim::ir::Intrinsic;
 using sim::ir::ScalarType;
 using sim::ir::UnaryOp;
+using sim::ir::WarpOp;
 
 /// "I32", "F64", ...: the ScalarType's enumerator.
 std::string type_id(ScalarType type);
@@ -30,5 +31,15 @@ std::string unary(UnaryOp op, ScalarType type);
 std::string intrinsic(Intrinsic which, ScalarType type);
 /// C's conversion from `from` to `to`.
 std::string convert(ScalarType from, ScalarType to);
+
+// Warp functions, over uint32 arrays whose b and c hold one value in every lane:
+/// Shuffle `op` (Shfl .. ShflXor; sim/model/ir_ops.hpp's ops::shuffle_read): a its argument
+/// (srcLane, delta or laneMask), b its width, c the lanes running the call; result[l] the lane
+/// whose value lane l receives, fault[l] = 1 where that lane does not run the call.
+std::string shuffle(WarpOp op);
+/// A warp function's mask (ops::warp_mask_faults): a each lane's mask operand, b the lanes running
+/// the call, c the lanes that exist and have not exited; result[l] the lowest running lane's mask,
+/// fault[l] = 1 where the lane breaks CUDA's rule.
+constexpr const char* kWarpMask = "warpdiv_warp_mask";
 
 }  // namespace warpdiv::jit::ops_lanes

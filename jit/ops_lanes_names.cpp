@@ -46,6 +46,16 @@ std::string intrinsic(Intrinsic which, ScalarType type) {
   return "";
 }
 
+std::string shuffle(WarpOp op) {
+  switch (op) {
+#define WARPDIV_WARP_OP(Enum, name, operands) \
+  case WarpOp::Enum:                          \
+    return "warpdiv_shuffle_" #Enum;
+#include "sim/model/ir_ops.def"
+  }
+  return "";
+}
+
 std::string convert(ScalarType from, ScalarType to) {
   return "warpdiv_convert_" + type_id(from) + "_" + type_id(to);
 }

@@ -705,27 +705,40 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
   return {out, 0};
 }
 
+namespace {
+
+// Each lane of `active` its shuffle source's value (ops::shuffle_read, shuffle OP of width `width`;
+// `values` and `args` each lane's, or one for all where null); returns the lowest lane that reads a
+// lane not running the call (its source in `source`), else -1.
+template <WarpOp OP>
+int shuffle_lanes(const std::uint64_t* values, std::uint64_t value, const std::uint64_t* args,
+                  std::uint64_t arg, std::uint32_t width, LaneMask active, int lanes, std::uint64_t* out,
+                  std::uint32_t& source) {
+  const auto running = static_cast<std::uint32_t>(active);
+  for (int l = 0; l < lanes; ++l) {
+    if (!(active >> l & 1)) continue;
+    bool fault = false;
+    source = ops::shuffle_read<OP>(static_cast<std::uint32_t>(l),
+                                   static_cast<std::uint32_t>(args != nullptr ? args[l] : arg), width,
+                                   running, fault);
+    if (fault) return l;
+    out[l] = values != nullptr ? values[source] : value;
+  }
+  return -1;
+}
+
+}  // namespace
+
 // A warp function over the lanes that run it (sim/model/ir.hpp, WarpOp), with CUDA's undefined cases
-// (a lane outside the mask, a lane of the mask that does not run it, a shuffle's source lane
-// that does not run it) reported as undefined behaviour.
+// (ops::warp_mask_faults: a lane outside the mask, a lane of the mask that does not run it; a
+// shuffle's source lane that does not run it, ops::shuffle_read) reported as undefined behaviour.
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
-  const std::string what = name(e.warp_op);
   if (p_.warp_size != 32)
-    throw InvalidInput(Diag::unsupported_launch, source_location(k_, k_.exprs[id].range),
-                       std::string(what) + " needs warps of 32 lanes (this launch has " +
-                           std::to_string(p_.warp_size) + ")");
+    throw InvalidInput(
+        Diag::unsupported_launch, source_location(k_, k_.exprs[id].range),
+        name(e.warp_op) + " needs warps of 32 lanes (this launch has " + std::to_string(p_.warp_size) + ")");
   if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
-  const Val m = operand(e.operands[0], active);
-  std::uint64_t mask = m.lanes == nullptr ? m.value : m.lanes[lowest_lane(active)];
-  if (m.lanes != nullptr)
-    for (int l = 0; l < lanes_; ++l)
-      if ((active >> l & 1) && m.lanes[l] != mask)
-        undefined(id, "the lanes running " + what + " give different masks", bit(l));
-  mask &= 0xFFFFFFFFULL;
-  if ((active & ~mask) != 0) undefined(id, "a lane runs " + what + " outside its mask", active & ~mask);
-  const LaneMask waiting = mask & alive_ & threads_->existing & ~active;
-  if (waiting != 0)
-    undefined(id, "a lane named in the mask of " + what + " has not exited and does not run it", waiting);
+  check_warp_mask(id, e, active);
   if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
     const LaneMask holds = eval_mask(e.operands[1], active);
     if (e.warp_op == WarpOp::Ballot) return {nullptr, holds};
@@ -734,36 +747,40 @@ WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMa
   }
   const Val value = operand(e.operands[1], active);
   const Val lane = operand(e.operands[2], active);
-  const int width = static_cast<int>(e.constant);
+  const auto width = static_cast<std::uint32_t>(e.constant);
   std::uint64_t* out = scratch(id);
-  for (int l = 0; l < lanes_; ++l) {
-    if (!(active >> l & 1)) continue;
-    const auto arg = static_cast<std::uint32_t>(lane.lanes != nullptr ? lane.lanes[l] : lane.value);
-    const int group = l & ~(width - 1), in_group = l & (width - 1);
-    int source = l;
-    switch (e.warp_op) {
-      case WarpOp::Shfl:
-        source = group + static_cast<int>(arg & static_cast<std::uint32_t>(width - 1));
-        break;
-      case WarpOp::ShflUp:
-        source = static_cast<std::uint32_t>(in_group) >= arg ? l - static_cast<int>(arg) : l;
-        break;
-      case WarpOp::ShflDown:
-        source = static_cast<std::uint64_t>(in_group) + arg < static_cast<std::uint64_t>(width)
-                     ? l + static_cast<int>(arg)
-                     : l;
-        break;
-      default: {  // xor: earlier groups may be read, later ones give the lane its own value
-        const int x = l ^ static_cast<int>(arg & 31u);
-        source = (x & ~(width - 1)) > group ? l : x;
-        break;
-      }
-    }
-    if (source != l && !(active >> source & 1))
-      undefined(id, what + " reads lane " + std::to_string(source) + ", which does not run it", bit(l));
-    out[l] = value.lanes != nullptr ? value.lanes[source] : value.value;
-  }
+  std::uint32_t source = 0;
+  const auto run = [&](auto shuffle) {
+    return shuffle(value.lanes, value.value, lane.lanes, lane.value, width, active, lanes_, out, source);
+  };
+  const int bad = e.warp_op == WarpOp::Shfl       ? run(shuffle_lanes<WarpOp::Shfl>)
+                  : e.warp_op == WarpOp::ShflUp   ? run(shuffle_lanes<WarpOp::ShflUp>)
+                  : e.warp_op == WarpOp::ShflDown ? run(shuffle_lanes<WarpOp::ShflDown>)
+                                                  : run(shuffle_lanes<WarpOp::ShflXor>);
+  if (bad >= 0)
+    undefined(id, name(e.warp_op) + " reads lane " + std::to_string(source) + ", which does not run it",
+              bit(bad));
   return {out, 0};
+}
+
+// A warp function's mask (its first operand) as CUDA requires it (ops::warp_mask_faults), else
+// undefined behaviour: the first lane giving another mask than the lowest running lane's, else the
+// running lanes it leaves out, else the lanes it names that wait.
+void WarpMachine::check_warp_mask(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const Val m = operand(e.operands[0], active);
+  const auto mask = static_cast<std::uint32_t>(m.lanes != nullptr ? m.lanes[lowest_lane(active)] : m.value);
+  std::uint32_t differs = 0;
+  if (m.lanes != nullptr)
+    for (int l = 0; l < lanes_; ++l) differs |= static_cast<std::uint32_t>(m.lanes[l] != mask) << l;
+  const ops::WarpMaskFaults f =
+      ops::warp_mask_faults(differs, mask, static_cast<std::uint32_t>(active),
+                            static_cast<std::uint32_t>(alive_ & threads_->existing));
+  if ((f.different | f.outside | f.waiting) == 0) return;
+  const std::string what = name(e.warp_op);
+  if (f.different != 0)
+    undefined(id, "the lanes running " + what + " give different masks", bit(lowest_lane(f.different)));
+  if (f.outside != 0) undefined(id, "a lane runs " + what + " outside its mask", f.outside);
+  undefined(id, "a lane named in the mask of " + what + " has not exited and does not run it", f.waiting);
 }
 
 // A unary operator, lane by lane (a fault in an active lane is undefined behaviour).

@@ -276,6 +276,7 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   Val eval_conversion(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_intrinsic(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_warp(ExprId id, const CompiledExpr& e, LaneMask active);
+  void check_warp_mask(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_select(ExprId id, const CompiledExpr& e, LaneMask active);
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
   // leaves, and a call per leaf was a third of the replay's time.

@@ -246,36 +246,38 @@ void compile_binary(CompiledExpr& c, BinaryOp op, ScalarType t) {
   c.binary = ops::binary_fn(op, t);
 }
 
+// Whether a unary operator of operand class `operands` (sim/model/ir_ops.def) takes operands of type
+// T: Negatable the promoted integer and floating types, Integer the promoted integer ones, Bool bool.
+template <ScalarType T>
+constexpr bool unary_takes(OperandClass operands) {
+  constexpr bool promoted =
+      T == ScalarType::I32 || T == ScalarType::U32 || T == ScalarType::I64 || T == ScalarType::U64;
+  return operands == OperandClass::Bool      ? T == ScalarType::Bool
+         : operands == OperandClass::Integer ? promoted
+                                             : promoted || ops::kFloating<T>;
+}
+
+// unary_lanes of OP, of operand class C, on type t (nullptr for a type it does not take, which
+// validate() refuses).
+template <UnaryOp OP, OperandClass C>
+UnaryLaneFn unary_lane_fn_on(ScalarType t) {
+  switch (t) {
+#define WARPDIV_SCALAR_TYPE(T)                                                           \
+  case ScalarType::T:                                                                    \
+    if constexpr (unary_takes<ScalarType::T>(C)) return &unary_lanes<OP, ScalarType::T>; \
+    break;
+    WARPDIV_SCALAR_TYPES
+#undef WARPDIV_SCALAR_TYPE
+  }
+  return nullptr;
+}
+
 UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
   switch (op) {
-    case UnaryOp::Neg:
-      switch (t) {
-        case ScalarType::I32:
-          return &unary_lanes<UnaryOp::Neg, ScalarType::I32>;
-        case ScalarType::U32:
-          return &unary_lanes<UnaryOp::Neg, ScalarType::U32>;
-        case ScalarType::I64:
-          return &unary_lanes<UnaryOp::Neg, ScalarType::I64>;
-        case ScalarType::F32:
-          return &unary_lanes<UnaryOp::Neg, ScalarType::F32>;
-        case ScalarType::F64:
-          return &unary_lanes<UnaryOp::Neg, ScalarType::F64>;
-        default:
-          return &unary_lanes<UnaryOp::Neg, ScalarType::U64>;
-      }
-    case UnaryOp::BitNot:
-      switch (t) {
-        case ScalarType::I32:
-          return &unary_lanes<UnaryOp::BitNot, ScalarType::I32>;
-        case ScalarType::U32:
-          return &unary_lanes<UnaryOp::BitNot, ScalarType::U32>;
-        case ScalarType::I64:
-          return &unary_lanes<UnaryOp::BitNot, ScalarType::I64>;
-        default:
-          return &unary_lanes<UnaryOp::BitNot, ScalarType::U64>;
-      }
-    case UnaryOp::LogicalNot:
-      return &unary_lanes<UnaryOp::LogicalNot, ScalarType::Bool>;
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
+  case UnaryOp::Enum:                                     \
+    return unary_lane_fn_on<UnaryOp::Enum, OperandClass::operands>(t);
+#include "sim/model/ir_ops.def"
   }
   return nullptr;
 }

@@ -302,6 +302,71 @@ std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::
 std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b);
 std::string describe_fault(UnaryOp op, ScalarType type);
 
+// ---- Warp functions over the 32 lanes of a warp. CUDA's __shfl*_sync compile to PTX's
+// shfl.sync (PTX ISA, "Parallel Synchronization and Communication Instructions: shfl.sync"), whose
+// pseudocode these follow; an H200 computed the same for every kind, width 1 .. 32 and argument
+// tried (data/validation/shuffles/; tests/jit/warp_rules_test.cpp runs both engines against it).
+
+/// The lane whose value lane `lane` (0 .. 31) receives from shuffle OP (Shfl, ShflUp, ShflDown,
+/// ShflXor) with argument `arg` (srcLane, delta or laneMask, as unsigned bits) in groups of `width`
+/// lanes (1, 2, 4, 8, 16 or 32): only the argument's low 5 bits count (33 acts as 1); shfl reads
+/// lane arg modulo width of the lane's group; up reads lane - arg, down lane + arg, xor lane ^ arg,
+/// where that lane lies in the lane's group (xor: or in an earlier one), else the lane's own.
+template <WarpOp OP>
+constexpr std::uint32_t shuffle_source(std::uint32_t lane, std::uint32_t arg, std::uint32_t width) {
+  const std::uint32_t b = arg & 31u, first = lane & ~(width - 1), last = first + width - 1;
+  if constexpr (OP == WarpOp::Shfl) {
+    return first | (b & (width - 1));
+  } else if constexpr (OP == WarpOp::ShflUp) {
+    return lane - first >= b ? lane - b : lane;
+  } else if constexpr (OP == WarpOp::ShflDown) {
+    return lane + b <= last ? lane + b : lane;
+  } else {
+    return (lane ^ b) <= last ? lane ^ b : lane;
+  }
+}
+
+/// The lane whose value lane `lane` receives from shuffle OP run by the lanes of `running` (bit l:
+/// lane l runs the call): its shuffle_source where it runs the call, and a fault (undefined
+/// behaviour) where that lane does not run it; a lane that does not run the call reads its own.
+template <WarpOp OP>
+constexpr std::uint32_t shuffle_read(std::uint32_t lane, std::uint32_t arg, std::uint32_t width,
+                                     std::uint32_t running, bool& fault) {
+  const bool runs = (running >> lane & 1u) != 0;
+  const std::uint32_t source = shuffle_source<OP>(lane, arg, width);  // computed in every lane: no branch
+  fault |= runs && (running >> source & 1u) == 0;
+  return runs ? source : lane;
+}
+/// shuffle_read of the shuffle `op`.
+constexpr std::uint32_t shuffle_read(WarpOp op, std::uint32_t lane, std::uint32_t arg, std::uint32_t width,
+                                     std::uint32_t running, bool& fault) {
+  switch (op) {
+    case WarpOp::Shfl:
+      return shuffle_read<WarpOp::Shfl>(lane, arg, width, running, fault);
+    case WarpOp::ShflUp:
+      return shuffle_read<WarpOp::ShflUp>(lane, arg, width, running, fault);
+    case WarpOp::ShflDown:
+      return shuffle_read<WarpOp::ShflDown>(lane, arg, width, running, fault);
+    default:
+      return shuffle_read<WarpOp::ShflXor>(lane, arg, width, running, fault);
+  }
+}
+
+/// The lanes (bit l: lane l) that make a warp function's call undefined (CUDA C++ Programming Guide,
+/// warp functions: every lane running the call names itself in its mask, all with the same mask,
+/// and every lane the mask names that has not exited runs it), for a call run by the lanes of
+/// `running`, `differs` the lanes whose mask operand is not `mask`, the lowest running lane's (any
+/// where a lane does not run the call), `present` the lanes that exist and have not exited:
+/// `different` the running lanes of another mask, `outside` those the mask leaves out, `waiting`
+/// the lanes it names that have not exited and do not run the call.
+struct WarpMaskFaults {
+  std::uint32_t different, outside, waiting;
+};
+constexpr WarpMaskFaults warp_mask_faults(std::uint32_t differs, std::uint32_t mask, std::uint32_t running,
+                                          std::uint32_t present) {
+  return {running & differs, running & ~differs & ~mask, ~running & mask & present};
+}
+
 /// A binary32 subnormal (bits) flushed to the zero of its sign; other values as they are.
 inline std::uint32_t flush_subnormal(std::uint32_t bits) {
   return (bits & 0x7F800000u) == 0 ? bits & 0x80000000u : bits;

@@ -2,7 +2,8 @@
 // straight-line code over whole 32-lane vectors (its loop vectorised, not unrolled into 32 scalar
 // lanes), and its arrays hold each value in the width ops_lanes.hpp gives its type: an int32
 // operation reads and writes <32 x i32>, a comparison writes bool bytes, a conversion to int64
-// writes <32 x i64>, a shift reads its amount as 64-bit bits.
+// writes <32 x i64>, a shift reads its amount as 64-bit bits; the warp functions' (shuffles, the
+// mask check) read and write <32 x i32>.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -78,8 +79,9 @@ TEST(OpsLanes, EveryLaneFunctionIsOneBlockOfWholeVectors) {
             << f.getName().str() << " reads or writes " << accessed(i) << ", not 32 lanes at once";
       }
   }
-  // ir_ops.def: 16 binary operators x 6 types, 3 unary x 7, 5 intrinsics x 2, 11 x 11 conversions.
-  EXPECT_EQ(functions, 16 * 6 + 3 * 7 + 5 * 2 + 11 * 11);
+  // ir_ops.def: 16 binary operators x 6 types, 3 unary x 7, 5 intrinsics x 2, 11 x 11 conversions;
+  // 4 shuffles and the warp functions' mask.
+  EXPECT_EQ(functions, 16 * 6 + 3 * 7 + 5 * 2 + 11 * 11 + 4 + 1);
 }
 
 TEST(OpsLanes, ArraysHoldEachValueInItsTypesWidth) {
@@ -105,6 +107,16 @@ TEST(OpsLanes, ArraysHoldEachValueInItsTypesWidth) {
   EXPECT_EQ(stores(f("warpdiv_convert_I32_I64")), (Types{"<32 x i64>"}));
   EXPECT_EQ(loads(f("warpdiv_convert_I64_I16")), (Types{"<32 x i64>"}));
   EXPECT_EQ(stores(f("warpdiv_convert_I64_I16")), (Types{"<32 x i16>"}));
+  // A shuffle: its argument, width and running lanes as int32, the source lanes and fault bytes; the
+  // warp functions' mask likewise (each lane's mask read twice: by the reduction that finds the
+  // lowest running lane's, then by the one that finds the lanes of another mask).
+  for (const char* shuffle : {"warpdiv_shuffle_Shfl", "warpdiv_shuffle_ShflUp", "warpdiv_shuffle_ShflDown",
+                              "warpdiv_shuffle_ShflXor"}) {
+    EXPECT_EQ(loads(f(shuffle)), (Types{"<32 x i32>", "<32 x i32>", "<32 x i32>"})) << shuffle;
+    EXPECT_EQ(stores(f(shuffle)), (Types{"<32 x i32>", "<32 x i8>"})) << shuffle;
+  }
+  EXPECT_EQ(loads(f("warpdiv_warp_mask")), (Types{"<32 x i32>", "<32 x i32>", "<32 x i32>", "<32 x i32>"}));
+  EXPECT_EQ(stores(f("warpdiv_warp_mask")), (Types{"<32 x i32>", "<32 x i8>"}));
 }
 
 }  // namespace
