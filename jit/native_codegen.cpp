@@ -508,6 +508,7 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     llvm::Value* present = b_.CreateAnd(load_mask(alive_), existing_);
     apply(ops_lanes::kWarpMask, {u32(expr(e.operands[0], active)), u32(splat(active)), u32(splat(present))},
           ScalarType::U32, llvm::ConstantInt::get(i32_, 0xFFFFFFFFu), true, HandOverReason::WarpMask);
+    if (e.warp_op == WarpOp::SyncWarp) return splat_int(ScalarType::U32, 0);
     if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
       llvm::Value* holds = condition(e.operands[1], active);
       if (e.warp_op == WarpOp::Ballot) return splat(holds);

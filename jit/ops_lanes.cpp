@@ -169,8 +169,8 @@ WARPDIV_SHUFFLE(ShflXor)
 
 // A warp function's mask: a each lane's mask operand, b the lanes running the call, c the lanes that
 // exist and have not exited (each the same in every lane); r the lowest running lane's mask, fault
-// where ops::warp_mask_faults finds one. The masks are gathered by reductions over the lanes, not
-// read from one lane, so that the function stays whole vectors.
+// where ops::warp_mask_faults finds one, or where a running lane gives another mask. The masks are gathered
+// by reductions over the lanes, not read from one lane, so that the function stays whole vectors.
 WARPDIV_LANE_FUNCTION(warpdiv_warp_mask) {
   const auto* given = static_cast<const std::uint32_t*>(a);
   const auto* running = static_cast<const std::uint32_t*>(b);
@@ -187,8 +187,10 @@ WARPDIV_LANE_FUNCTION(warpdiv_warp_mask) {
   std::uint32_t differs = 0;
 #pragma clang loop vectorize_width(32) interleave_count(1)
   for (int l = 0; l < kLanes; ++l) differs |= static_cast<std::uint32_t>(given[l] != mask) << l;
-  const ops::WarpMaskFaults f = ops::warp_mask_faults(differs, mask, runs, exists);
-  const std::uint32_t bad = f.different | f.outside | f.waiting;
+  // Running lanes of masks other than the lowest's are handed over with the faults: the
+  // interpreter tells disjoint masks (defined) from overlapping ones.
+  const ops::WarpMaskFaults f = ops::warp_mask_faults(mask, runs, exists);
+  const std::uint32_t bad = (runs & differs) | f.outside | f.waiting;
   auto* out = static_cast<std::uint32_t*>(r);
 #pragma clang loop vectorize_width(32) interleave_count(1)
   for (int l = 0; l < kLanes; ++l) {

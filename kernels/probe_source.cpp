@@ -387,6 +387,8 @@ class Generator {
             return "__all_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
           case ir::WarpOp::ActiveMask:
             return "__activemask()";
+          case ir::WarpOp::SyncWarp:
+            return "(__syncwarp(" + op(0) + "), 0u)";
         }
         break;
       }

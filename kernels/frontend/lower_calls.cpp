@@ -76,6 +76,13 @@ bool Lowerer::is_syncthreads(const clang::FunctionDecl* callee) const {
   return builtin != nullptr && builtin->kind == BuiltinKind::Barrier && is_cuda_api(callee);
 }
 
+/// __syncwarp(mask) of the CUDA API.
+bool Lowerer::is_syncwarp(const clang::FunctionDecl* callee) const {
+  const BuiltinFunction* builtin = builtin_named(callee->getNameAsString());
+  return builtin != nullptr && builtin->kind == BuiltinKind::Warp &&
+         builtin->operation == static_cast<int>(ir::WarpOp::SyncWarp) && is_cuda_api(callee);
+}
+
 /// threadIdx.x ... gridDim.z: `field` of a launch built-in named by `base`, or nullopt.
 std::optional<ir::Builtin> Lowerer::launch_builtin(const clang::Expr* base, const std::string& field) const {
   base = base->IgnoreParenImpCasts();

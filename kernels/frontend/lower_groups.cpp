@@ -181,11 +181,30 @@ ir::StmtId Lowerer::lower_group_sync(const clang::CallExpr* call) {
         refuse(call, "the sync of a tile of " + std::to_string(group.size) +
                          " threads is not supported: the model has no barrier over part of a "
                          "block");
-      return k_.work(text(call) + " (a warp barrier)", where);
+      return warp_barrier(call, tile_mask(group.size, where));
     case Group::Other:
       break;
   }
   refuse(call, "'" + text(call) + "' is not supported: the model cannot tell which threads this group holds");
+}
+
+/// A warp barrier over the lanes of `mask` (uint32): __syncwarp(mask), a warp tile's sync(). The
+/// model's warp runs its lanes together, so the barrier is the check of its mask that CUDA requires
+/// (ops::warp_mask_faults), a SyncWarp warp function whose value (0) a local takes.
+ir::StmtId Lowerer::warp_barrier(const clang::CallExpr* call, ir::ExprId mask) {
+  const ir::SourceRange where = range(call);
+  const ir::ExprId sync = k_.warp(ir::WarpOp::SyncWarp, {mask}, 32, where);
+  return k_.declare(k_.add_local(text(call), ir::ScalarType::U32, where), sync, where);
+}
+
+/// The lanes of the calling thread's tile of `size` threads (a power of two up to 32) in its warp:
+/// size bits from (lane & ~(size - 1)), the lane the thread's rank in its block modulo 32.
+ir::ExprId Lowerer::tile_mask(std::uint32_t size, ir::SourceRange where) {
+  using ir::BinaryOp;
+  const auto u32 = [&](std::uint32_t v) { return u32_constant(v, where); };
+  const std::uint32_t bits = size >= 32 ? 0xFFFFFFFFu : (1u << size) - 1u;
+  const ir::ExprId first = k_.binary(BinaryOp::BitAnd, block_rank(where), u32(32u - size), where);
+  return k_.binary(BinaryOp::Shl, u32(bits), first, where);
 }
 
 ir::ExprId Lowerer::builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where) {

@@ -412,6 +412,8 @@ ir::StmtId Lowerer::lower_expr_stmt(const clang::Expr* e) {
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee != nullptr && is_syncthreads(callee)) return k_.barrier(range(e));
+    if (callee != nullptr && is_syncwarp(callee) && call->getNumArgs() == 1)
+      return warp_barrier(call, convert(lower_int(call->getArg(0)), ir::ScalarType::U32, range(call)));
     if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
     if (callee != nullptr && inlinable(callee)) {
       check_callee(call, callee);

@@ -282,7 +282,7 @@ bool Lowerer::scan_object_code(const clang::Stmt* s) {
 bool Lowerer::scan_call(const clang::CallExpr* call) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (callee == nullptr) refuse(call, "a call through a function pointer is not supported");
-  if (is_syncthreads(callee) ||
+  if (is_syncthreads(callee) || is_syncwarp(callee) ||
       (is_cuda_api(callee) && builtin_family(callee->getNameAsString()) == BuiltinKind::Barrier) ||
       is_group_sync(call))
     refuse(call, "a barrier inside a larger expression is not supported");

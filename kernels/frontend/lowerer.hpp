@@ -395,6 +395,7 @@ class Lowerer {
 
   // lower_calls.cpp
   bool is_syncthreads(const clang::FunctionDecl* callee) const;
+  bool is_syncwarp(const clang::FunctionDecl* callee) const;
   std::optional<ir::Builtin> launch_builtin(const clang::Expr* base, const std::string& field) const;
   bool inlinable(const clang::FunctionDecl* callee) const;
   void check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee);
@@ -473,6 +474,8 @@ class Lowerer {
   Group called_group(const clang::CallExpr* call) const;
   bool is_group_sync(const clang::CallExpr* call) const;
   ir::StmtId lower_group_sync(const clang::CallExpr* call);
+  ir::StmtId warp_barrier(const clang::CallExpr* call, ir::ExprId mask);
+  ir::ExprId tile_mask(std::uint32_t size, ir::SourceRange where);
   ir::ExprId builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where);
   ir::ExprId u32_constant(std::uint32_t value, ir::SourceRange where);
   ir::ExprId linear_rank(const ir::Builtin* index, const ir::Builtin* dim, ir::ScalarType type,

@@ -733,12 +733,15 @@ int shuffle_lanes(const std::uint64_t* values, std::uint64_t value, const std::u
 // (ops::warp_mask_faults: a lane outside the mask, a lane of the mask that does not run it; a
 // shuffle's source lane that does not run it, ops::shuffle_read) reported as undefined behaviour.
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
+  // A warp barrier's 32-bit mask names no lanes of another warp size: nothing to check.
+  if (e.warp_op == WarpOp::SyncWarp && p_.warp_size != 32) return {nullptr, 0};
   if (p_.warp_size != 32)
     throw InvalidInput(
         Diag::unsupported_launch, source_location(k_, k_.exprs[id].range),
         name(e.warp_op) + " needs warps of 32 lanes (this launch has " + std::to_string(p_.warp_size) + ")");
   if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
   check_warp_mask(id, e, active);
+  if (e.warp_op == WarpOp::SyncWarp) return {nullptr, 0};  // the lanes run together: a check alone
   if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
     const LaneMask holds = eval_mask(e.operands[1], active);
     if (e.warp_op == WarpOp::Ballot) return {nullptr, holds};
@@ -764,21 +767,25 @@ WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMa
 }
 
 // A warp function's mask (its first operand) as CUDA requires it (ops::warp_mask_faults), else
-// undefined behaviour: the first lane giving another mask than the lowest running lane's, else the
-// running lanes it leaves out, else the lanes it names that wait.
+// undefined behaviour: the first lane whose mask names a lane running it with another mask, else the
+// running lanes their masks leave out, else the lanes a mask names that wait.
 void WarpMachine::check_warp_mask(ExprId id, const CompiledExpr& e, LaneMask active) {
   const Val m = operand(e.operands[0], active);
-  const auto mask = static_cast<std::uint32_t>(m.lanes != nullptr ? m.lanes[lowest_lane(active)] : m.value);
-  std::uint32_t differs = 0;
-  if (m.lanes != nullptr)
-    for (int l = 0; l < lanes_; ++l) differs |= static_cast<std::uint32_t>(m.lanes[l] != mask) << l;
-  const ops::WarpMaskFaults f =
-      ops::warp_mask_faults(differs, mask, static_cast<std::uint32_t>(active),
-                            static_cast<std::uint32_t>(alive_ & threads_->existing));
+  const auto running = static_cast<std::uint32_t>(active);
+  const auto present = static_cast<std::uint32_t>(alive_ & threads_->existing);
+  ops::WarpMaskFaults f{};
+  if (m.lanes == nullptr) {
+    f = ops::warp_mask_faults(static_cast<std::uint32_t>(m.value), running, present);
+  } else {
+    std::uint32_t masks[32] = {};
+    for (int l = 0; l < lanes_; ++l) masks[l] = static_cast<std::uint32_t>(m.lanes[l]);
+    f = ops::warp_mask_faults(masks, running, present);
+  }
   if ((f.different | f.outside | f.waiting) == 0) return;
   const std::string what = name(e.warp_op);
   if (f.different != 0)
-    undefined(id, "the lanes running " + what + " give different masks", bit(lowest_lane(f.different)));
+    undefined(id, "a lane's mask names a lane running " + what + " with another mask",
+              bit(lowest_lane(f.different)));
   if (f.outside != 0) undefined(id, "a lane runs " + what + " outside its mask", f.outside);
   undefined(id, "a lane named in the mask of " + what + " has not exited and does not run it", f.waiting);
 }

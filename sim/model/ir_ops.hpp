@@ -353,18 +353,36 @@ constexpr std::uint32_t shuffle_read(WarpOp op, std::uint32_t lane, std::uint32_
 }
 
 /// The lanes (bit l: lane l) that make a warp function's call undefined (CUDA C++ Programming Guide,
-/// warp functions: every lane running the call names itself in its mask, all with the same mask,
-/// and every lane the mask names that has not exited runs it), for a call run by the lanes of
-/// `running`, `differs` the lanes whose mask operand is not `mask`, the lowest running lane's (any
-/// where a lane does not run the call), `present` the lanes that exist and have not exited:
-/// `different` the running lanes of another mask, `outside` those the mask leaves out, `waiting`
-/// the lanes it names that have not exited and do not run the call.
+/// warp functions: "Each calling thread must have its own bit set in the mask and all non-exited
+/// threads named in mask must execute the same intrinsic with the same mask"; PTX's bar.warp.sync
+/// the same for __syncwarp), for a call run by the lanes of `running`, `present` the lanes that
+/// exist and have not exited: `different` the running lanes whose mask names a running lane of
+/// another mask, `outside` the running lanes their mask leaves out, `waiting` the lanes a running
+/// lane's mask names that have not exited and do not run the call. Lanes of disjoint masks (two
+/// tiles of 16, each naming its own) are defined.
 struct WarpMaskFaults {
   std::uint32_t different, outside, waiting;
 };
-constexpr WarpMaskFaults warp_mask_faults(std::uint32_t differs, std::uint32_t mask, std::uint32_t running,
-                                          std::uint32_t present) {
-  return {running & differs, running & ~differs & ~mask, ~running & mask & present};
+
+/// The rule where every running lane gives `mask`.
+constexpr WarpMaskFaults warp_mask_faults(std::uint32_t mask, std::uint32_t running, std::uint32_t present) {
+  return {0, running & ~mask, ~running & mask & present};
+}
+
+/// The rule for lane l's mask `masks[l]` (read for running lanes only).
+inline WarpMaskFaults warp_mask_faults(const std::uint32_t* masks, std::uint32_t running,
+                                       std::uint32_t present) {
+  WarpMaskFaults f{0, 0, 0};
+  for (std::uint32_t lanes = running; lanes != 0; lanes &= lanes - 1) {
+    const int l = __builtin_ctz(lanes);
+    const std::uint32_t mask = masks[l];
+    const WarpMaskFaults own = warp_mask_faults(mask, running, present);
+    f.outside |= own.outside & (1u << l);
+    f.waiting |= own.waiting;
+    for (std::uint32_t named = mask & running; named != 0; named &= named - 1)
+      if (masks[__builtin_ctz(named)] != mask) f.different |= 1u << l;
+  }
+  return f;
 }
 
 /// A binary32 subnormal (bits) flushed to the zero of its sign; other values as they are.

@@ -376,7 +376,8 @@ class Validator {
       expect_type(id, operand(id, 2), ScalarType::I32, "lane of the shuffle");
       if (e.constant == 0 || e.constant > 32 || (e.constant & (e.constant - 1)) != 0)
         fail_expr(id, "shuffle width " + std::to_string(e.constant) + " (allowed: 1, 2, 4, 8, 16, 32)");
-    } else if (e.warp_op == WarpOp::ActiveMask || e.warp_op == WarpOp::Ballot) {
+    } else if (e.warp_op == WarpOp::ActiveMask || e.warp_op == WarpOp::Ballot ||
+               e.warp_op == WarpOp::SyncWarp) {
       if (n == 2) expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
       expect_type(id, e.type, ScalarType::U32, "result");
     } else {

@@ -235,8 +235,9 @@ TEST_F(WarpShuffle, ReadingAGoneLaneIsUndefinedOnBothEngines) {
 }
 
 // __ballot_sync with each lane's mask read from `masks`, lanes from `gone` on exited and lanes from n
-// on not running it: CUDA C++ Programming Guide, warp functions: every lane running the call gives
-// the same mask, which names it, and every lane it names that has not exited runs the call.
+// on not running it: CUDA C++ Programming Guide, warp functions: "Each calling thread must have its
+// own bit set in the mask and all non-exited threads named in mask must execute the same intrinsic
+// with the same mask".
 class WarpMask : public WarpShuffle {};
 
 TEST_F(WarpMask, CasesOfCudasRuleOnBothEngines) {
@@ -260,8 +261,8 @@ TEST_F(WarpMask, CasesOfCudasRuleOnBothEngines) {
       {0x0000FFFFu, 0x1234, 20, 32, 16, ""},  // lane 20 does not run it: its mask is no one's
       {0xFFFFFFFFu, 0, -1, 32, 20, "a lane named in the mask of ballot has not exited and does not run it"},
       {0x0000FFFFu, 0, -1, 32, 20, "a lane runs ballot outside its mask"},  // lanes 16 .. 19
-      {0xFFFFFFFFu, 0x7FFFFFFFu, 5, 32, 32, "the lanes running ballot give different masks"},
-      {0xFFFFFFFFu, 0x0000FFFFu, 0, 32, 32, "the lanes running ballot give different masks"},
+      {0xFFFFFFFFu, 0x7FFFFFFFu, 5, 32, 32, "a lane's mask names a lane running ballot with another mask"},
+      {0xFFFFFFFFu, 0x0000FFFFu, 0, 32, 32, "a lane's mask names a lane running ballot with another mask"},
   };
   for (const Case& c : cases) {
     std::vector<std::int32_t> masks(32);
@@ -286,15 +287,82 @@ TEST_F(WarpMask, CasesOfCudasRuleOnBothEngines) {
     }
     EXPECT_TRUE(native_run.result->native);
   }
-  // The lane named: the first whose mask differs from the lowest running lane's (lane 0's).
+  // The lane named: the lowest whose mask names a lane of another mask. Lane 0's 0xFFFF names
+  // lanes 1 .. 15 (all ones); all ones name lane 5's 0x7FFFFFFF, lane 0 first.
   std::vector<std::int32_t> masks(32, -1);
   masks[0] = 0xFFFF;
-  EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), ir::NativeReplay::Off).refusal.find("thread (1, 0, 0)"),
+  EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), ir::NativeReplay::Off).refusal.find("thread (0, 0, 0)"),
             std::string::npos);
   masks[0] = -1;
   masks[5] = 0x7FFFFFFF;
-  EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), ir::NativeReplay::Off).refusal.find("thread (5, 0, 0)"),
+  EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), ir::NativeReplay::Off).refusal.find("thread (0, 0, 0)"),
             std::string::npos);
+  // Two halves, each naming itself alone, are defined (each half's ballot has a yes vote: lanes 0
+  // and 18): all 32 lanes take the branch, on both engines (native code hands the call over).
+  for (int lane = 0; lane < 32; ++lane)
+    masks[lane] = lane < 16 ? 0xFFFF : static_cast<std::int32_t>(0xFFFF0000u);
+  for (const auto mode : {ir::NativeReplay::Off, ir::NativeReplay::Always}) {
+    const ReplayOutcome halves = run(k, mask_launch(k, 32, 32, masks), mode);
+    ASSERT_TRUE(halves.result.has_value()) << halves.refusal;
+    EXPECT_EQ(sim::to_decimal(halves.result->statements[at].taken_lanes), "32");
+  }
+  // Lanes 16 .. 31 naming lanes 8 .. 31: lane 16's mask names lane 8, of the mask 0xFFFF.
+  for (int lane = 16; lane < 32; ++lane) masks[lane] = static_cast<std::int32_t>(0xFFFFFF00u);
+  for (const auto mode : {ir::NativeReplay::Off, ir::NativeReplay::Always})
+    EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), mode)
+                  .refusal.find(prefix + "a lane's mask names a lane running "
+                                         "ballot with another mask in block (0, 0, 0), "
+                                         "thread (16, 0, 0)"),
+              std::string::npos);
+}
+
+// __syncwarp(mask) and a tile's sync() are warp barriers under the same rule (PTX's bar.warp.sync:
+// the executing lane in its mask, every non-exited lane it names executing one with the same mask),
+// lanes from n on not running it; a tile of 16's mask is its own 16 lanes.
+TEST_F(WarpMask, WarpBarriersOnBothEngines) {
+  const ir::Kernel masked = load(
+      "__global__ void k(const unsigned* masks, int n, int* out) {\n"
+      "  int lane = threadIdx.x;\n"
+      "  if (lane < n) __syncwarp(masks[lane]);\n"
+      "  out[lane] = 1;\n"
+      "}\n");
+  const ir::Kernel tiled = load(
+      "#include <cooperative_groups.h>\n"
+      "namespace cg = cooperative_groups;\n"
+      "__global__ void k(const unsigned* masks, int n, int* out) {\n"
+      "  int lane = threadIdx.x;\n"
+      "  auto tile = cg::tiled_partition<16>(cg::this_thread_block());\n"
+      "  if (lane < n) tile.sync();\n"
+      "  out[lane] = 1;\n"
+      "}\n");
+  const std::string outside = "a lane runs syncwarp outside its mask";
+  const std::string waiting = "a lane named in the mask of syncwarp has not exited and does not run it";
+  const auto refusal = [&](const ir::Kernel& k, int n, const std::vector<std::int32_t>& masks) {
+    const ir::Launch l = launch(k, {ir::Value{}, ir::Value::of(ir::ScalarType::I32, n), ir::Value{}}, masks);
+    const ReplayOutcome reference_run = run(k, l, ir::NativeReplay::Off);
+    const ReplayOutcome native_run = run(k, l, ir::NativeReplay::Always);
+    EXPECT_EQ(native_run.refusal, reference_run.refusal);
+    EXPECT_EQ(native_run.result.has_value(), reference_run.result.has_value());
+    return reference_run.refusal;
+  };
+  const auto all = [](std::int32_t mask) { return std::vector<std::int32_t>(32, mask); };
+  const auto thread = [](int t) { return " in block (0, 0, 0), thread (" + std::to_string(t) + ", 0, 0)"; };
+  const auto has = [](const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  };
+  EXPECT_EQ(refusal(masked, 32, all(-1)), "");
+  EXPECT_PRED2(has, refusal(masked, 32, all(0xFFFF)), outside + thread(16));
+  EXPECT_EQ(refusal(masked, 16, all(0xFFFF)), "");
+  EXPECT_PRED2(has, refusal(masked, 8, all(0xFFFF)), waiting + thread(8));
+  std::vector<std::int32_t> halves(32);
+  for (int lane = 0; lane < 32; ++lane)
+    halves[lane] = lane < 16 ? 0xFFFF : static_cast<std::int32_t>(0xFFFF0000u);
+  EXPECT_EQ(refusal(masked, 32, halves), "");
+  // Tiles of 16: lanes 0 .. 15 and 16 .. 31, each whole or not at all, or a named lane waits.
+  EXPECT_EQ(refusal(tiled, 32, all(0)), "");
+  EXPECT_EQ(refusal(tiled, 16, all(0)), "");
+  EXPECT_PRED2(has, refusal(tiled, 8, all(0)), waiting + thread(8));
+  EXPECT_PRED2(has, refusal(tiled, 24, all(0)), waiting + thread(24));
 }
 
 }  // namespace
