@@ -741,6 +741,45 @@ TEST(CheckBaseline, AStatementOfTheSameTextAddedOrRemovedElsewhereLeavesTheOther
       (std::vector<std::optional<std::size_t>>{0, 1}));
 }
 
+// A statement inside `if (...)`: the if's text is what holds it.
+CheckRow held(std::uint32_t line, sim::Count lanes, const std::string& within) {
+  CheckRow r = plain(line, 14, 1, lanes, "o[i] += 1");
+  r.within = within;
+  return r;
+}
+
+TEST(CheckBaseline, AMovedStatementPairsWithItsOwnRowWhateverOfItsTextMovesAroundIt) {
+  BaselineComparison how;
+  how.checks = {"k"};
+  // o[i] += 1 (32 of 32 lanes) above `if (i < 8) o[i] += 1;` (8 of 32): texts [S, if, S].
+  const std::vector<CheckRow> before = {plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 8)", 1, 1),
+                                        held(4, 8, "if (i < 8)")};
+  // The plain one moved below: [if, S, S]. Each keeps its row (the if its own), nothing regresses.
+  const std::vector<CheckRow> moved = {guard(3, "if (i < 8)", 1, 1), held(3, 8, "if (i<8)"),
+                                       plain(4, 3, 1, 32, "o[i] += 1")};
+  EXPECT_EQ(paired_with_baseline(moved, before), (std::vector<std::optional<std::size_t>>{1, 2, 0}));
+  const std::vector<Finding> none = compare_with_baseline(moved, before, how);
+  EXPECT_TRUE(none.empty()) << none[0].message;
+  // The if deleted: the plain store keeps its row; the if and the guarded store vanish.
+  EXPECT_EQ(paired_with_baseline({plain(3, 3, 1, 32, "o[i] += 1")}, before),
+            (std::vector<std::optional<std::size_t>>{0}));
+  // The plain one duplicated below: the upper copy keeps the row (the same neighbours), the guarded
+  // store keeps its own.
+  EXPECT_EQ(paired_with_baseline({plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 8)", 1, 1),
+                                  held(4, 8, "if (i < 8)"), plain(5, 3, 1, 32, "o[i] += 1")},
+                                 before),
+            (std::vector<std::optional<std::size_t>>{0, 1, 2, std::nullopt}));
+  // The guard's condition edited: the store it holds pairs by its text, the new if with nothing.
+  EXPECT_EQ(paired_with_baseline({plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 9)", 1, 1),
+                                  held(4, 9, "if (i < 9)")},
+                                 before),
+            (std::vector<std::optional<std::size_t>>{0, std::nullopt, 2}));
+  // A baseline that does not say what holds its rows pairs by text and order alone.
+  std::vector<CheckRow> older = before;
+  for (CheckRow& r : older) r.within.reset();
+  EXPECT_EQ(paired_with_baseline(before, older), (std::vector<std::optional<std::size_t>>{0, 1, 2}));
+}
+
 TEST(CheckText, OneLinePerFindingThenTheSummary) {
   CheckOutcome o;
   o.kernels = 2;
