@@ -1089,5 +1089,42 @@ TEST(CheckCli, MovedDuplicatedOrDeletedStatementsLeaveTheOthersPaired) {
   EXPECT_EQ(got, expected) << r.out;
 }
 
+// An args value the parameter's type cannot take is the configuration's error at the value, as
+// written: int n takes -2^31 .. 2^31 - 1, unsigned m 0 .. 2^32 - 1, neither a decimal.
+TEST(CheckCli, AnArgsValueOutsideItsParametersTypeIsRefusedAtTheValue) {
+  TempDir dir;
+  write_file(dir.file("k.cu"),
+             "__global__ void k(int *o, int n, unsigned m) {\n  int i = threadIdx.x;\n  if (i < n) o[i] = m;\n}\n");
+  const std::string head = "[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n";
+  const std::string int_range = ": the parameter n of k is int32, which takes an integer from -2147483648 to 2147483647";
+  const std::string unsigned_range = ": the parameter m of k is uint32, which takes an integer from 0 to 4294967295";
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"args = { n = 20.0, m = 1 }", "5:14: error: args.n = 20.0" + int_range},
+           {"args = { n = 2e1, m = 1 }", "5:14: error: args.n = 2e1" + int_range},
+           {"args = { n = 4294967296, m = 1 }", "5:14: error: args.n = 4294967296" + int_range},
+           {"args = { n = 2147483648, m = 1 }", "5:14: error: args.n = 2147483648" + int_range},
+           {"args = { n = -2147483649, m = 1 }", "5:14: error: args.n = -2147483649" + int_range},
+           {"args = { n = 8, m = -1 }", "5:21: error: args.m = -1" + unsigned_range},
+           {"args = { n = 8, m = 4294967296 }", "5:21: error: args.m = 4294967296" + unsigned_range},
+           {"[kernel.args]\nn = 0x10\nm = 1.5", "7:5: error: args.m = 1.5" + unsigned_range}}) {
+    const CliResult r = check(dir, head + args + "\n", {"--sarif", dir.file("o.sarif")});
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, dir.file("c.toml") + ":" + message + " [warpdiv-flag-value]\n") << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_FALSE(file_exists(dir.file("o.sarif"))) << args;
+  }
+  const CliResult text = check(dir, head + "args = { n = 8, m = \"abc\" }\n");
+  EXPECT_EQ(text.status, 2);
+  EXPECT_EQ(text.err.rfind(dir.file("c.toml") + ":5:21: error: args 'm' must be a decimal integer", 0), 0u) << text.err;
+  // The ends of the ranges are taken: lanes 0 .. 7 store, 1 divergent evaluation of 1.
+  for (const std::string args : {"args = { n = 8, m = 4294967295 }", "args = { n = 8, m = 0 }"}) {
+    const CliResult ok = check(dir, head + args + "\n");
+    EXPECT_EQ(ok.status, 0) << args << ok.err;
+    EXPECT_EQ(ok.out, "warpdiv check: 1 kernel, 3 statements: 0 limits crossed: passed\n") << args;
+  }
+  EXPECT_EQ(check(dir, head + "args = { n = -2147483648, m = 1 }\n").status, 0);
+  EXPECT_EQ(check(dir, head + "args = { n = 2147483647, m = 1 }\n").status, 0);
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
