@@ -490,8 +490,9 @@ class RowBuilder {
     std::vector<std::string> texts;
     for (ir::StmtId at = id; places_[at].parent != ir::kNone; at = owner(places_[at].parent)) {
       const auto found = index_.find(key(places_[at].parent));
-      const std::string text = found != index_.end() ? groups_[found->second].row.statement
-                                                     : ir::report_kind(kernel_.stmts[owner(places_[at].parent)]);
+      const std::string text = found != index_.end()
+                                   ? groups_[found->second].row.statement
+                                   : ir::report_kind(kernel_.stmts[owner(places_[at].parent)]);
       texts.push_back(text + (places_[at].in_else ? " else" : ""));
     }
     std::string out;

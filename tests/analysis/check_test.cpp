@@ -770,10 +770,10 @@ TEST(CheckBaseline, AMovedStatementPairsWithItsOwnRowWhateverOfItsTextMovesAroun
                                  before),
             (std::vector<std::optional<std::size_t>>{0, 1, 2, std::nullopt}));
   // The guard's condition edited: the store it holds pairs by its text, the new if with nothing.
-  EXPECT_EQ(paired_with_baseline({plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 9)", 1, 1),
-                                  held(4, 9, "if (i < 9)")},
-                                 before),
-            (std::vector<std::optional<std::size_t>>{0, std::nullopt, 2}));
+  EXPECT_EQ(
+      paired_with_baseline(
+          {plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 9)", 1, 1), held(4, 9, "if (i < 9)")}, before),
+      (std::vector<std::optional<std::size_t>>{0, std::nullopt, 2}));
   // A baseline that does not say what holds its rows pairs by text and order alone.
   std::vector<CheckRow> older = before;
   for (CheckRow& r : older) r.within.reset();

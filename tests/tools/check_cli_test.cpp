@@ -1009,12 +1009,15 @@ std::string one_warp_kernel(const std::vector<std::string>& body) {
 // pairs each with its own row, and the if is there.
 TEST(CheckCli, AStatementMovedPastAnIfOfTheSameBodyKeepsItsRow) {
   TempDir dir;
-  const std::string config = "baseline = \"b.csv\"\n[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n";
+  const std::string config =
+      "baseline = \"b.csv\"\n[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n";
   write_file(dir.file("k.cu"), one_warp_kernel({"o[i] += 1;", "if (i < 8) o[i] += 1;"}));
   ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 0);
   const std::string csv = read_file(dir.file("b.csv"));
-  EXPECT_NE(csv.find("\nk,k,o[i] += 1,1,statement,k.cu,3,3,32,1,32,,,,,2,8,256,,,,\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\nk,k,o[i] += 1,2,statement,k.cu,4,14,32,1,8,,,,,2,2,64,,,,if (i < 8)\n"), std::string::npos)
+  EXPECT_NE(csv.find("\nk,k,o[i] += 1,1,statement,k.cu,3,3,32,1,32,,,,,2,8,256,,,,\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\nk,k,o[i] += 1,2,statement,k.cu,4,14,32,1,8,,,,,2,2,64,,,,if (i < 8)\n"),
+            std::string::npos)
       << csv;
   write_file(dir.file("k.cu"), one_warp_kernel({"if (i < 8) o[i] += 1;", "o[i] += 1;"}));
   const CliResult moved = check(dir, config);
@@ -1082,7 +1085,8 @@ TEST(CheckCli, MovedDuplicatedOrDeletedStatementsLeaveTheOthersPaired) {
     if (line.find("[baseline-vanished]") == std::string::npos || note == std::string::npos)
       got.push_back(line);
     else
-      got.push_back(line.substr(0, note + 1) + (line.compare(note + 8, 3, "if ") == 0 ? " if" : " statement"));
+      got.push_back(line.substr(0, note + 1) +
+                    (line.compare(note + 8, 3, "if ") == 0 ? " if" : " statement"));
   }
   std::sort(expected.begin(), expected.end());
   std::sort(got.begin(), got.end());
@@ -1093,11 +1097,14 @@ TEST(CheckCli, MovedDuplicatedOrDeletedStatementsLeaveTheOthersPaired) {
 // written: int n takes -2^31 .. 2^31 - 1, unsigned m 0 .. 2^32 - 1, neither a decimal.
 TEST(CheckCli, AnArgsValueOutsideItsParametersTypeIsRefusedAtTheValue) {
   TempDir dir;
-  write_file(dir.file("k.cu"),
-             "__global__ void k(int *o, int n, unsigned m) {\n  int i = threadIdx.x;\n  if (i < n) o[i] = m;\n}\n");
+  write_file(
+      dir.file("k.cu"),
+      "__global__ void k(int *o, int n, unsigned m) {\n  int i = threadIdx.x;\n  if (i < n) o[i] = m;\n}\n");
   const std::string head = "[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n";
-  const std::string int_range = ": the parameter n of k is int32, which takes an integer from -2147483648 to 2147483647";
-  const std::string unsigned_range = ": the parameter m of k is uint32, which takes an integer from 0 to 4294967295";
+  const std::string int_range =
+      ": the parameter n of k is int32, which takes an integer from -2147483648 to 2147483647";
+  const std::string unsigned_range =
+      ": the parameter m of k is uint32, which takes an integer from 0 to 4294967295";
   for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
            {"args = { n = 20.0, m = 1 }", "5:14: error: args.n = 20.0" + int_range},
            {"args = { n = 2e1, m = 1 }", "5:14: error: args.n = 2e1" + int_range},
@@ -1115,7 +1122,8 @@ TEST(CheckCli, AnArgsValueOutsideItsParametersTypeIsRefusedAtTheValue) {
   }
   const CliResult text = check(dir, head + "args = { n = 8, m = \"abc\" }\n");
   EXPECT_EQ(text.status, 2);
-  EXPECT_EQ(text.err.rfind(dir.file("c.toml") + ":5:21: error: args 'm' must be a decimal integer", 0), 0u) << text.err;
+  EXPECT_EQ(text.err.rfind(dir.file("c.toml") + ":5:21: error: args 'm' must be a decimal integer", 0), 0u)
+      << text.err;
   // The ends of the ranges are taken: lanes 0 .. 7 store, 1 divergent evaluation of 1.
   for (const std::string args : {"args = { n = 8, m = 4294967295 }", "args = { n = 8, m = 0 }"}) {
     const CliResult ok = check(dir, head + args + "\n");

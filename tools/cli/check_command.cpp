@@ -143,15 +143,16 @@ void check_arg_ranges(const analysis::CheckConfig& config, const analysis::Check
       const ArgValue v = parse_arg_values({k.args[i]}).at(name);
       bool fits = v.integer();
       try {
-        if (fits) (void)(v.fits_int64() ? ir::Value::of(p.type, v.value) : ir::Value::of_unsigned(p.type, v.bits()));
+        if (fits)
+          (void)(v.fits_int64() ? ir::Value::of(p.type, v.value) : ir::Value::of_unsigned(p.type, v.bits()));
       } catch (const InvalidInput&) {
         fits = false;
       }
       if (!fits)
         throw analysis::config_error(Diag::flag_value, config.path, k.arg_places[i],
-                                     "args." + name + " = " + k.arg_texts[i] + ": the parameter " + name + " of " +
-                                         kernel.name + " is " + ir::name(p.type) + ", which takes an integer from " +
-                                         ir::range_text(p.type));
+                                     "args." + name + " = " + k.arg_texts[i] + ": the parameter " + name +
+                                         " of " + kernel.name + " is " + ir::name(p.type) +
+                                         ", which takes an integer from " + ir::range_text(p.type));
     }
   }
 }
