@@ -1,6 +1,7 @@
 #include "analysis/check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -496,6 +497,7 @@ const CsvColumns<CheckRow>& baseline_columns() {
        [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_wavefronts); }},
       {"shared_bank_conflicts",
        [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_bank_conflicts); }},
+      {"within", [](const CheckRow& r) { return r.within.value_or(""); }},
   };
   return columns;
 }
@@ -578,6 +580,10 @@ class BaselineRecord {
     m.shared_wavefronts = m.has_shared ? required(19) : 0;
     m.shared_bank_conflicts = m.has_shared ? required(20) : 0;
     if (m.has_global || m.has_shared) row.memory = m;
+    if (r_.fields.size() > 21)
+      row.within = r_.fields[21];
+    else
+      row.within.reset();
     consistent(row, m);
     return row;
   }
@@ -631,12 +637,13 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
                            ": a baseline keyed by line and column (an older warpdiv's), which edits "
                            "move: write it again with warpdiv check CONFIG --write-baseline " +
                            source);
-  if (got != expected)
+  const std::string without_within = expected.substr(0, expected.rfind(','));
+  if (got != expected && got != without_within)
     throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) +
                                               ": the header is not " + sim::quote_value(expected) +
                                               " (write the baseline with warpdiv check "
                                               "CONFIG --write-baseline FILE)");
-  const std::size_t fields = baseline_columns().names().size();
+  const std::size_t fields = header.fields.size();
   std::vector<CheckRow> rows;
   std::map<BaselineKey, std::size_t> lines;  // the line each statement's row was read from
   while (!csv.at_end()) {
@@ -736,10 +743,12 @@ void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::ve
 }
 
 // The indices of `rows` grouped by check and function, each group in source order (file, line,
-// column; a baseline's rows by where the statement was), its statements' texts as compared.
+// column; a baseline's rows by where the statement was), with each statement's kind and text (its
+// tokens) and the statements that hold it (their tokens; none where a baseline does not say).
 struct FunctionRows {
   std::vector<std::size_t> index;
   std::vector<std::string> text;
+  std::vector<std::optional<std::string>> within;
 };
 std::map<std::pair<std::string, std::string>, FunctionRows> by_function(const std::vector<CheckRow>& rows) {
   std::vector<std::size_t> order(rows.size());
@@ -752,52 +761,78 @@ std::map<std::pair<std::string, std::string>, FunctionRows> by_function(const st
   for (const std::size_t i : order) {
     FunctionRows& g = groups[{rows[i].check, rows[i].function}];
     g.index.push_back(i);
-    g.text.push_back(statement_token_key(rows[i].statement));
+    g.text.push_back(rows[i].kind + '\n' + statement_token_key(rows[i].statement));
+    g.within.push_back(rows[i].within ? std::optional<std::string>(statement_token_key(*rows[i].within))
+                                      : std::nullopt);
   }
   return groups;
 }
 
-// The largest table pair_function() builds (16 Mi cells, 64 MiB); beyond it, ordinals pair.
+// The largest table pair_copies() builds (16 Mi cells, 64 MiB); beyond it, copies pair in order.
 constexpr std::size_t kMaxPairingCells = std::size_t{1} << 24;
 
-// Pairs the statements of one function now with those of the baseline: the longest common
-// subsequence of their texts in source order, the earliest statements first where several pairings
-// are as long. A statement added or removed elsewhere, even one of the same text, leaves the others
-// paired with their own rows (pairing by ordinal would shift every later one of that text).
-void pair_function(const FunctionRows& now, const FunctionRows& before,
-                   std::vector<std::optional<std::size_t>>& pairs) {
-  const std::size_t n = now.text.size(), m = before.text.size();
-  std::size_t head = 0, tail = 0;  // the common ends, paired without the table
-  while (head < n && head < m && now.text[head] == before.text[head]) ++head;
-  while (tail < n - head && tail < m - head && now.text[n - 1 - tail] == before.text[m - 1 - tail]) ++tail;
-  for (std::size_t k = 0; k < head; ++k) pairs[now.index[k]] = before.index[k];
-  for (std::size_t k = 0; k < tail; ++k) pairs[now.index[n - 1 - k]] = before.index[m - 1 - k];
-  const std::size_t rows = n - head - tail, cols = m - head - tail;
-  if (rows * cols > kMaxPairingCells) {  // too large a table: each text's statements in order
-    std::map<std::string, std::vector<std::size_t>> left;
-    for (std::size_t j = cols; j-- > 0;) left[before.text[head + j]].push_back(before.index[head + j]);
-    for (std::size_t i = 0; i < rows; ++i) {
-      auto found = left.find(now.text[head + i]);
-      if (found == left.end() || found->second.empty()) continue;
-      pairs[now.index[head + i]] = found->second.back();
-      found->second.pop_back();
-    }
-    return;
+// One side of a pairing: a function's statements and which of them are paired.
+struct PairingSide {
+  const FunctionRows& rows;
+  std::vector<bool> paired;
+  // The kind and text of the statement `step` (-1, 1) away from the k-th, "" past either end.
+  std::string neighbour(std::size_t k, int step) const {
+    if ((step < 0 && k == 0) || (step > 0 && k + 1 >= rows.text.size())) return "";
+    return rows.text[step < 0 ? k - 1 : k + 1];
   }
-  // lcs[i][j]: the longest common subsequence of the middle parts from i and j on.
-  std::vector<std::vector<std::uint32_t>> lcs(rows + 1, std::vector<std::uint32_t>(cols + 1, 0));
-  for (std::size_t i = rows; i-- > 0;)
-    for (std::size_t j = cols; j-- > 0;)
-      lcs[i][j] = now.text[head + i] == before.text[head + j] ? lcs[i + 1][j + 1] + 1
-                                                              : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-  for (std::size_t i = 0, j = 0; i < rows && j < cols;) {
-    if (now.text[head + i] == before.text[head + j] && lcs[i][j] == lcs[i + 1][j + 1] + 1) {
-      pairs[now.index[head + i++]] = before.index[head + j++];
-    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+};
+
+// Pairs copies of one key, `a` now and `b` before (positions in source order): as many as the
+// smaller side has, in order, the copies left unpaired chosen so that the most pairs keep their
+// neighbours, the earliest copies first where several choices are as good.
+void pair_copies(PairingSide& now, const std::vector<std::size_t>& a, PairingSide& before,
+                 const std::vector<std::size_t>& b, std::vector<std::optional<std::size_t>>& pairs) {
+  const std::size_t p = a.size(), q = b.size();
+  const bool table = (p + 1) * (q + 1) <= kMaxPairingCells;
+  const auto kept = [&](std::size_t i, std::size_t j) {
+    if (!table) return 0;
+    return int{now.neighbour(a[i], -1) == before.neighbour(b[j], -1)} +
+           int{now.neighbour(a[i], 1) == before.neighbour(b[j], 1)};
+  };
+  // best[i][j]: the most neighbours kept pairing a from i on with b from j on.
+  std::vector<std::vector<int>> best(table ? p + 1 : 1, std::vector<int>(table ? q + 1 : 1, 0));
+  for (std::size_t i = p; table && i-- > 0;)
+    for (std::size_t j = q; j-- > 0;) {
+      int v = kept(i, j) + best[i + 1][j + 1];
+      if (p - i > q - j) v = std::max(v, best[i + 1][j]);
+      if (q - j > p - i) v = std::max(v, best[i][j + 1]);
+      best[i][j] = v;
+    }
+  for (std::size_t i = 0, j = 0; i < p && j < q;) {
+    if (!table || p - i == q - j || kept(i, j) + best[i + 1][j + 1] == best[i][j]) {
+      pairs[now.rows.index[a[i]]] = before.rows.index[b[j]];
+      now.paired[a[i++]] = before.paired[b[j++]] = true;
+    } else if (p - i > q - j) {
       ++i;
     } else {
       ++j;
     }
+  }
+}
+
+// Pairs the statements of one function now with those of the baseline: those of one kind, text and
+// `within` first, then the rest by kind and text (a statement whose enclosing if was edited), each
+// key's copies by pair_copies(). A statement moved, added or removed elsewhere, even one of the
+// same text, leaves the others paired with their own rows.
+void pair_function(const FunctionRows& now, const FunctionRows& before,
+                   std::vector<std::optional<std::size_t>>& pairs) {
+  PairingSide sides[2] = {{now, std::vector<bool>(now.text.size(), false)},
+                          {before, std::vector<bool>(before.text.size(), false)}};
+  for (const bool by_within : {true, false}) {
+    std::map<std::pair<std::string, std::string>, std::array<std::vector<std::size_t>, 2>> copies;
+    for (int side = 0; side < 2; ++side) {
+      const FunctionRows& rows = sides[side].rows;
+      for (std::size_t k = 0; k < rows.text.size(); ++k) {
+        if (sides[side].paired[k] || (by_within && !rows.within[k])) continue;
+        copies[{rows.text[k], by_within ? *rows.within[k] : ""}][side].push_back(k);
+      }
+    }
+    for (const auto& [key, at] : copies) pair_copies(sides[0], at[0], sides[1], at[1], pairs);
   }
 }
 

@@ -61,6 +61,11 @@ struct CheckRow {
   std::uint32_t line = 0, column = 0;
   std::uint32_t end_line = 0, end_column = 0;  // inclusive; 0 when unknown (baselines)
   std::string kind;                            // sim::ir::report_kind: if, for, barrier ...
+  /// The texts of the if, loop and switch statements of its function that hold it, outermost
+  /// first, " > " between them, each followed by " else" in that if's else ("if (i < n) >
+  /// for (int k = 0; k < 4; ++k)"); empty at the function's top. None for a row of a baseline
+  /// written without the column.
+  std::optional<std::string> within = std::string();
   bool condition = false, barrier = false;
   int warp_size = 32;
   /// Every part and copy of the statement: SIMD efficiency is active_lanes / (warp_evaluations x
@@ -136,10 +141,13 @@ struct BaselineComparison {
   double tolerance = 0.0;
 };
 
-/// For each row, the baseline row it is compared with: within each check and function, the
-/// statements now and those of the baseline paired by the longest common subsequence of their
-/// texts in source order (a statement added or removed, even one of the same text, leaves the
-/// others paired with their own rows); none for a statement the baseline does not have.
+/// For each row, the baseline row it is compared with, within each check and function: first
+/// those of one kind, text and `within` (the statements that hold it), then the rest by kind and
+/// text alone; among several of one such key now or before, in source order, the copies left
+/// unpaired chosen so that the most paired ones keep the same neighbours (the kind and text of the
+/// statements just before and after), the earliest first. A statement moved, added or removed
+/// elsewhere, even one of the same text, leaves the others paired with their own rows; none for a
+/// statement the baseline does not have.
 std::vector<std::optional<std::size_t>> paired_with_baseline(const std::vector<CheckRow>& rows,
                                                              const std::vector<CheckRow>& baseline);
 
@@ -156,8 +164,9 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
 /// The baseline CSV's columns: check,function,statement,ordinal,kind,file,line,column,warp_size,
 /// warp_evaluations,active_lanes,branch_evaluations,divergent,block_executions,
 /// partial_block_executions,global_requests,global_sectors,global_bytes,shared_requests,
-/// shared_wavefronts,shared_bank_conflicts (the branch, barrier and memory columns empty where the
-/// statement has none). file, line and column say where the statement was; they key nothing.
+/// shared_wavefronts,shared_bank_conflicts,within (the branch, barrier and memory columns empty
+/// where the statement has none). file, line and column say where the statement was; they key
+/// nothing. A baseline without the last column (an older warpdiv's) is read too.
 const CsvColumns<CheckRow>& baseline_columns();
 void write_baseline(std::ostream& out, const std::vector<CheckRow>& rows);
 /// Reads a baseline written by write_baseline; `source` names it in refusals

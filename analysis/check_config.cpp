@@ -150,7 +150,7 @@ std::string decimal_text(double value) {
 
 class Reader {
  public:
-  Reader(std::string path) : path_(std::move(path)) {
+  Reader(std::string path, const std::string& text) : path_(std::move(path)), text_(text) {
     folder_ = fs::path(path_).parent_path();
     if (folder_.empty()) folder_ = ".";  // CONFIG in the current folder
   }
@@ -302,7 +302,20 @@ class Reader {
     return out;
   }
 
-  std::vector<std::string> args(const toml::node& node) const {
+  // The text of a value on one line as the file spells it (else `fallback`).
+  std::string written(const toml::source_region& at, const std::string& fallback) const {
+    if (at.begin.line != at.end.line || at.end.column <= at.begin.column) return fallback;
+    std::size_t start = 0;
+    for (toml::source_index line = 1; line < at.begin.line; ++line) {
+      start = text_.find('\n', start);
+      if (start == std::string::npos) return fallback;
+      ++start;
+    }
+    const std::size_t from = start + at.begin.column - 1, to = start + at.end.column - 1;
+    return to <= text_.size() ? text_.substr(from, to - from) : fallback;
+  }
+
+  std::vector<std::string> args(const toml::node& node, CheckKernel& k) const {
     const toml::table& t = table(node, "args", "NAME = VALUE for each scalar parameter");
     std::vector<std::string> out;
     for (auto&& [name, value] : t) {
@@ -320,6 +333,8 @@ class Reader {
                                  "decimal number, got " +
                                  shown(value));
       out.push_back(n + "=" + text);
+      k.arg_places.push_back(place_of(value.source()));
+      k.arg_texts.push_back(written(value.source(), text));
     }
     return out;
   }
@@ -354,7 +369,7 @@ class Reader {
         has_block = true;
       }
       if (n == "args") {
-        k.args = args(node);
+        k.args = args(node, k);
         k.args_place = place_of(node.source());
       }
       if (n == "defines") k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes");
@@ -521,6 +536,7 @@ class Reader {
  private:
   std::string path_;
   fs::path folder_;
+  const std::string& text_;  // the configuration's text
 };
 
 // Refuses, before toml++ 3.3 (Debian 12's) sees them, what that parser is unsafe on (found by
@@ -651,7 +667,7 @@ CheckConfig parse_check_config(const std::string& text, const std::string& path)
   } catch (const toml::parse_error& e) {
     throw config_error(Diag::file_format, path, place_of(e.source()), std::string(e.description()));
   }
-  return Reader(path).config(top);
+  return Reader(path, text).config(top);
 }
 
 }  // namespace warpdiv::analysis

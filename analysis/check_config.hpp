@@ -96,6 +96,9 @@ struct CheckKernel {
   std::string build_dir;
   std::vector<std::string> args;  // "NAME=VALUE"
   ConfigPlace args_place;
+  /// Each args value's place and its text as written (`20.0`, `0x10`), in the order of `args`.
+  std::vector<ConfigPlace> arg_places;
+  std::vector<std::string> arg_texts;
   std::vector<std::string> defines;       // "NAME[=VALUE]"
   std::vector<std::string> include_dirs;  // resolved
   std::optional<std::string> cuda_headers;

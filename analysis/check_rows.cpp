@@ -80,11 +80,14 @@ namespace {
 
 // Where each statement of the kernel sits: its function (the kernel's, or the innermost inlined
 // __device__ function's), the statement findings count it for (a loop for its init and step, a
-// statement for its parts: statement_parts), and the innermost `if` whose taken side holds it.
+// statement for its parts: statement_parts), the innermost `if` whose taken side holds it, and the
+// innermost if, loop or switch of its function that holds it (`in_else`: in that if's else).
 struct Place {
   std::string function;
   ir::StmtId owner = ir::kNone;
   ir::StmtId then_of = ir::kNone;
+  ir::StmtId parent = ir::kNone;
+  bool in_else = false;
 };
 
 class Placer {
@@ -100,7 +103,8 @@ class Placer {
  private:
   struct Context {
     std::string function, caller;  // the innermost function, and the one calling it
-    ir::StmtId owner = ir::kNone, then_of = ir::kNone;
+    ir::StmtId owner = ir::kNone, then_of = ir::kNone, parent = ir::kNone;
+    bool in_else = false;
   };
 
   void visit(ir::StmtId id, const Context& c) {
@@ -108,7 +112,7 @@ class Placer {
     const ir::Stmt& s = kernel_.stmts[id];
     const StatementPart& part = parts_[id];
     if (part.argument) {  // part of the call, in the caller
-      places_[id] = {c.caller, part.whole, c.then_of};
+      places_[id] = {c.caller, part.whole, c.then_of, c.parent, c.in_else};
       for (const ir::StmtId child : s.children) visit(child, c);
       if (s.kind == ir::StmtKind::InlinedCall) visit_call(id, s, c);
       return;
@@ -117,31 +121,39 @@ class Placer {
                    part.whole != ir::kNone ? part.whole
                    : c.owner == ir::kNone  ? id
                                            : c.owner,
-                   c.then_of};
-    Context inner = c;
+                   c.then_of, c.parent, c.in_else};
+    Context inner = c, nested = c;  // its parts; the statements it holds
+    nested.parent = id;
+    nested.in_else = false;
     switch (s.kind) {
       case ir::StmtKind::If:
-        inner.then_of = id;
-        visit(s.then_stmt, inner);
-        visit(s.else_stmt, c);
+        nested.then_of = id;
+        visit(s.then_stmt, nested);
+        nested.then_of = c.then_of;
+        nested.in_else = true;
+        visit(s.else_stmt, nested);
         break;
       case ir::StmtKind::Loop:
         inner.owner = id;
         visit(s.init, inner);
         visit(s.step, inner);
-        visit(s.body, c);
+        visit(s.body, nested);
         break;
       case ir::StmtKind::InlinedCall:
         visit_call(id, s, c);
         break;
       default:
-        for (const ir::StmtId child : s.children) visit(child, c);
+        for (const ir::StmtId child : s.children) visit(child, s.kind == ir::StmtKind::Switch ? nested : c);
     }
   }
   void visit_call(ir::StmtId id, const ir::Stmt& s, const Context& c) {
     Context inner = c;
     inner.caller = places_[id].function;
     inner.function = s.description.empty() ? c.function : s.description;
+    if (inner.function != c.function) {
+      inner.parent = ir::kNone;
+      inner.in_else = false;
+    }
     visit(s.body, inner);
   }
   const ir::Kernel& kernel_;
@@ -449,6 +461,7 @@ class RowBuilder {
         break;
       }
     }
+    for (Group& g : groups_) g.row.within = enclosing(g.id);
     std::vector<CheckRow> out;
     for (Group& g : groups_) {
       if (single_lane_branch(g.row))
@@ -463,6 +476,7 @@ class RowBuilder {
  private:
   using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
   struct Group {
+    ir::StmtId id = ir::kNone;  // the statement (its owner)
     CheckRow row;
     std::size_t in_single_lane = 0;  // rows inside a single-lane branch's taken side
     std::string single_lane;
@@ -470,6 +484,21 @@ class RowBuilder {
 
   bool known(ir::StmtId id) const { return id >= 0 && static_cast<std::size_t>(id) < places_.size(); }
   ir::StmtId owner(ir::StmtId id) const { return places_[id].owner == ir::kNone ? id : places_[id].owner; }
+  // The texts of the if, loop and switch statements of its function that hold the statement,
+  // outermost first, each followed by " else" where it is in that if's else (CheckRow::within).
+  std::string enclosing(ir::StmtId id) const {
+    std::vector<std::string> texts;
+    for (ir::StmtId at = id; places_[at].parent != ir::kNone; at = owner(places_[at].parent)) {
+      const auto found = index_.find(key(places_[at].parent));
+      const std::string text = found != index_.end()
+                                   ? groups_[found->second].row.statement
+                                   : ir::report_kind(kernel_.stmts[owner(places_[at].parent)]);
+      texts.push_back(text + (places_[at].in_else ? " else" : ""));
+    }
+    std::string out;
+    for (std::size_t k = texts.size(); k-- > 0;) out += texts[k] + (k > 0 ? " > " : "");
+    return out;
+  }
   Key key(ir::StmtId id) const {
     const ir::Stmt& s = kernel_.stmts[owner(id)];
     return Key{s.range.file, s.range.line, s.range.column, ir::report_kind(s)};
@@ -480,6 +509,7 @@ class RowBuilder {
     if (!fresh) return it->second;
     const ir::Stmt& s = kernel_.stmts[owner(id)];
     Group g;
+    g.id = owner(id);
     CheckRow& c = g.row;
     c.check = check_;
     c.function = places_[id].function;

@@ -476,17 +476,31 @@ TEST(CheckBaseline, WrittenThenReadBack) {
   m.global_sectors = 500;
   m.global_bytes = 8000;
   s.memory = m;
+  s.within = "for (int k = 0; k < 4; ++k) > if (i < n) else";
   std::ostringstream csv;
   write_baseline(csv, {b, s});
   EXPECT_EQ(csv.str(),
             "check,function,statement,ordinal,kind,file,line,column,warp_size,warp_evaluations,"
             "active_lanes,branch_evaluations,divergent,block_executions,partial_block_executions,"
             "global_requests,global_sectors,global_bytes,shared_requests,shared_wavefronts,"
-            "shared_bank_conflicts\n"
-            "k,k,\"if (a, \"\"b\"\")\",1,if,k.cu,12,3,32,64,2048,64,24,,,,,,,,\n"
-            "k,k,out[i] = in[i * stride],1,statement,k.cu,13,5,32,32,1000,,,,,64,500,8000,,,\n");
+            "shared_bank_conflicts,within\n"
+            "k,k,\"if (a, \"\"b\"\")\",1,if,k.cu,12,3,32,64,2048,64,24,,,,,,,,,\n"
+            "k,k,out[i] = in[i * stride],1,statement,k.cu,13,5,32,32,1000,,,,,64,500,8000,,,,"
+            "for (int k = 0; k < 4; ++k) > if (i < n) else\n");
   const std::vector<CheckRow> back = read_baseline(csv.str(), "b.csv");
   ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].within, std::optional<std::string>(""));
+  EXPECT_EQ(back[1].within, std::optional<std::string>("for (int k = 0; k < 4; ++k) > if (i < n) else"));
+  // A baseline of an older warpdiv, without the column, is read; its rows do not say what holds them.
+  const std::vector<CheckRow> older = read_baseline(
+      "check,function,statement,ordinal,kind,file,line,column,warp_size,warp_evaluations,active_lanes,"
+      "branch_evaluations,divergent,block_executions,partial_block_executions,global_requests,"
+      "global_sectors,global_bytes,shared_requests,shared_wavefronts,shared_bank_conflicts\n"
+      "k,k,x = 1,1,statement,k.cu,13,5,32,32,1000,,,,,,,,,,\n",
+      "b.csv");
+  ASSERT_EQ(older.size(), 1u);
+  EXPECT_EQ(older[0].within, std::nullopt);
+  EXPECT_EQ(older[0].active_lanes, 1000u);
   EXPECT_EQ(back[0].statement, "if (a, \"b\")");
   EXPECT_TRUE(back[0].condition);
   EXPECT_EQ(back[0].branch_evaluations, 64u);
@@ -520,7 +534,7 @@ TEST(CheckBaseline, RefusesAnotherHeaderALineKeyedOneAndBadNumbers) {
   EXPECT_EQ(refused(text),
             "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 "
             "(340282366920938463463374607431768211455), in decimal digits, got '6x'");
-  EXPECT_EQ(refused(csv.str() + "k,k.cu,1\n"), "b.csv:3: 3 fields, the header has 21");
+  EXPECT_EQ(refused(csv.str() + "k,k.cu,1\n"), "b.csv:3: 3 fields, the header has 22");
 }
 
 // The row of branch(12, 64, 24) with `from` replaced by `to` in its figures (after the file).
@@ -725,6 +739,45 @@ TEST(CheckBaseline, AStatementOfTheSameTextAddedOrRemovedElsewhereLeavesTheOther
   EXPECT_EQ(
       paired_with_baseline({store(4, 1, 8, 1), store(5, 1, 8, 2)}, {store(4, 1, 8, 1), store(5, 1, 8, 2)}),
       (std::vector<std::optional<std::size_t>>{0, 1}));
+}
+
+// A statement inside `if (...)`: the if's text is what holds it.
+CheckRow held(std::uint32_t line, sim::Count lanes, const std::string& within) {
+  CheckRow r = plain(line, 14, 1, lanes, "o[i] += 1");
+  r.within = within;
+  return r;
+}
+
+TEST(CheckBaseline, AMovedStatementPairsWithItsOwnRowWhateverOfItsTextMovesAroundIt) {
+  BaselineComparison how;
+  how.checks = {"k"};
+  // o[i] += 1 (32 of 32 lanes) above `if (i < 8) o[i] += 1;` (8 of 32): texts [S, if, S].
+  const std::vector<CheckRow> before = {plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 8)", 1, 1),
+                                        held(4, 8, "if (i < 8)")};
+  // The plain one moved below: [if, S, S]. Each keeps its row (the if its own), nothing regresses.
+  const std::vector<CheckRow> moved = {guard(3, "if (i < 8)", 1, 1), held(3, 8, "if (i<8)"),
+                                       plain(4, 3, 1, 32, "o[i] += 1")};
+  EXPECT_EQ(paired_with_baseline(moved, before), (std::vector<std::optional<std::size_t>>{1, 2, 0}));
+  const std::vector<Finding> none = compare_with_baseline(moved, before, how);
+  EXPECT_TRUE(none.empty()) << none[0].message;
+  // The if deleted: the plain store keeps its row; the if and the guarded store vanish.
+  EXPECT_EQ(paired_with_baseline({plain(3, 3, 1, 32, "o[i] += 1")}, before),
+            (std::vector<std::optional<std::size_t>>{0}));
+  // The plain one duplicated below: the upper copy keeps the row (the same neighbours), the guarded
+  // store keeps its own.
+  EXPECT_EQ(paired_with_baseline({plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 8)", 1, 1),
+                                  held(4, 8, "if (i < 8)"), plain(5, 3, 1, 32, "o[i] += 1")},
+                                 before),
+            (std::vector<std::optional<std::size_t>>{0, 1, 2, std::nullopt}));
+  // The guard's condition edited: the store it holds pairs by its text, the new if with nothing.
+  EXPECT_EQ(
+      paired_with_baseline(
+          {plain(3, 3, 1, 32, "o[i] += 1"), guard(4, "if (i < 9)", 1, 1), held(4, 9, "if (i < 9)")}, before),
+      (std::vector<std::optional<std::size_t>>{0, std::nullopt, 2}));
+  // A baseline that does not say what holds its rows pairs by text and order alone.
+  std::vector<CheckRow> older = before;
+  for (CheckRow& r : older) r.within.reset();
+  EXPECT_EQ(paired_with_baseline(before, older), (std::vector<std::optional<std::size_t>>{0, 1, 2}));
 }
 
 TEST(CheckText, OneLinePerFindingThenTheSummary) {

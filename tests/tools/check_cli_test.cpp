@@ -2,6 +2,7 @@
 // here from their launches (the launches in the kernels' top comments).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -735,7 +736,7 @@ TEST(CheckCli, ACallWithALoadInAnArgumentIsOneEvaluationPerWarp) {
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
             "warpdiv check: 1 kernel, 3 statements: 0 limits crossed: passed");
   EXPECT_NE(read_file(dir.file("b.csv"))
-                .find("\na,k,\"st(out, t, a[t])\",1,statement,a.cu,4,3,32,2,64,,,,,2,8,256,,,\n"),
+                .find("\na,k,\"st(out, t, a[t])\",1,statement,a.cu,4,3,32,2,64,,,,,2,8,256,,,,\n"),
             std::string::npos)
       << read_file(dir.file("b.csv"));
 }
@@ -932,7 +933,7 @@ TEST(CheckCli, ABaselineWhoseFiguresCannotBeIsRefusedAndNothingIsWritten) {
       "column 'divergent': must be a count from 0 to 2^128 - 1 (340282366920938463463374607431768211455), "
       "in decimal digits, got '340282366920938463463374607431768211456'");
   // The branch's row again at the end (line 5), its text spaced otherwise.
-  text = written + "g,guard,if (i<n),1,if,g.cu,4,3,32,1,32,1,1,,,,,,,,\n";
+  text = written + "g,guard,if (i<n),1,if,g.cu,4,3,32,1,32,1,1,,,,,,,,,\n";
   write_file(dir.file("b.csv"), text);
   const CliResult twice = check(dir, config);
   EXPECT_EQ(twice.status, 2);
@@ -994,6 +995,143 @@ TEST(CheckCli, ACommentBeforeAConditionsParenthesisLeavesTheKey) {
     check(dir, config, {"--write-baseline", dir.file("b.csv")});
     EXPECT_NE(read_file(dir.file("b.csv")).find("\nk,k," + key + ",1,if,"), std::string::npos) << branch;
   }
+}
+
+// The kernel k(int *o) of one warp, i = threadIdx.x, then `body`, one statement a line from line 3.
+std::string one_warp_kernel(const std::vector<std::string>& body) {
+  std::string text = "__global__ void k(int *o) {\n  int i = threadIdx.x;\n";
+  for (const std::string& line : body) text += "  " + line + "\n";
+  return text + "}\n";
+}
+
+// A plain `o[i] += 1;` moved below `if (i < 8) o[i] += 1;` changes no figure (the plain store runs
+// 32 of 32 lanes, the guarded one 8 of 32, wherever they are): the baseline written before the move
+// pairs each with its own row, and the if is there.
+TEST(CheckCli, AStatementMovedPastAnIfOfTheSameBodyKeepsItsRow) {
+  TempDir dir;
+  const std::string config =
+      "baseline = \"b.csv\"\n[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n";
+  write_file(dir.file("k.cu"), one_warp_kernel({"o[i] += 1;", "if (i < 8) o[i] += 1;"}));
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 0);
+  const std::string csv = read_file(dir.file("b.csv"));
+  EXPECT_NE(csv.find("\nk,k,o[i] += 1,1,statement,k.cu,3,3,32,1,32,,,,,2,8,256,,,,\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\nk,k,o[i] += 1,2,statement,k.cu,4,14,32,1,8,,,,,2,2,64,,,,if (i < 8)\n"),
+            std::string::npos)
+      << csv;
+  write_file(dir.file("k.cu"), one_warp_kernel({"if (i < 8) o[i] += 1;", "o[i] += 1;"}));
+  const CliResult moved = check(dir, config);
+  EXPECT_EQ(moved.status, 0) << moved.out << moved.err;
+  EXPECT_EQ(moved.out, "warpdiv check: 1 kernel, 4 statements: 0 limits crossed, 0 regressions: passed\n");
+}
+
+// Every edit of five lines (nine statements, texts repeated: `o[i] += 1` three times, `if (i < 8)`
+// twice) that changes no figure of the statements it leaves alone: each line moved to each place,
+// each duplicated, each deleted. Each edit is one [[kernel]] (e0 .. e29) checked against the
+// baseline written before it: nothing regresses, and only the deleted line's statements vanish
+// (one note each, at the line the baseline had them on).
+TEST(CheckCli, MovedDuplicatedOrDeletedStatementsLeaveTheOthersPaired) {
+  const std::vector<std::string> lines = {"o[i] += 1;", "if (i < 8) o[i] += 1;", "if (i < 16) o[i] += 1;",
+                                          "o[i] += 2;", "if (i < 8) o[i] += 2;"};
+  std::vector<std::vector<std::string>> edits;
+  std::vector<int> deleted;  // the line each edit deleted, -1 for none
+  for (std::size_t from = 0; from < lines.size(); ++from)
+    for (std::size_t to = 0; to < lines.size(); ++to) {
+      if (from == to) continue;
+      std::vector<std::string> e = lines;
+      e.erase(e.begin() + static_cast<std::ptrdiff_t>(from));
+      e.insert(e.begin() + static_cast<std::ptrdiff_t>(to), lines[from]);
+      edits.push_back(e);
+      deleted.push_back(-1);
+    }
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    std::vector<std::string> twice = lines, without = lines;
+    twice.insert(twice.begin() + static_cast<std::ptrdiff_t>(k), lines[k]);
+    without.erase(without.begin() + static_cast<std::ptrdiff_t>(k));
+    edits.push_back(twice);
+    deleted.push_back(-1);
+    edits.push_back(without);
+    deleted.push_back(static_cast<int>(k));
+  }
+  ASSERT_EQ(edits.size(), 30u);
+  TempDir dir;
+  std::string config = "baseline = \"b.csv\"\n";
+  for (std::size_t e = 0; e < edits.size(); ++e) {
+    const std::string name = "e" + std::to_string(e);
+    config += "[[kernel]]\nname = \"" + name + "\"\nfile = \"" + name + ".cu\"\ngrid = 1\nblock = 32\n";
+    write_file(dir.file(name + ".cu"), one_warp_kernel(lines));
+  }
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 0);
+  std::vector<std::string> expected;  // each note's place and the kind of statement it names
+  for (std::size_t e = 0; e < edits.size(); ++e) {
+    write_file(dir.file("e" + std::to_string(e) + ".cu"), one_warp_kernel(edits[e]));
+    if (deleted[e] < 0) continue;
+    const std::string at = "e" + std::to_string(e) + ".cu:" + std::to_string(deleted[e] + 3) + ":";
+    expected.push_back(at + "3: statement");
+    const std::size_t body = lines[deleted[e]].find(") ");  // the guarded store, after `if (...) `
+    if (body != std::string::npos) {
+      expected.back() = at + "3: if";
+      expected.push_back(at + std::to_string(3 + body + 2) + ": statement");
+    }
+  }
+  const CliResult r = check(dir, config);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  std::vector<std::string> got;  // likewise, or the whole line of any other finding
+  std::size_t start = 0;
+  for (std::size_t end; (end = r.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string line = r.out.substr(start, end - start);
+    const std::size_t note = line.find(": note: ");
+    if (line.rfind("warpdiv check:", 0) == 0) continue;
+    if (line.find("[baseline-vanished]") == std::string::npos || note == std::string::npos)
+      got.push_back(line);
+    else
+      got.push_back(line.substr(0, note + 1) +
+                    (line.compare(note + 8, 3, "if ") == 0 ? " if" : " statement"));
+  }
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected) << r.out;
+}
+
+// An args value the parameter's type cannot take is the configuration's error at the value, as
+// written: int n takes -2^31 .. 2^31 - 1, unsigned m 0 .. 2^32 - 1, neither a decimal.
+TEST(CheckCli, AnArgsValueOutsideItsParametersTypeIsRefusedAtTheValue) {
+  TempDir dir;
+  write_file(
+      dir.file("k.cu"),
+      "__global__ void k(int *o, int n, unsigned m) {\n  int i = threadIdx.x;\n  if (i < n) o[i] = m;\n}\n");
+  const std::string head = "[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n";
+  const std::string int_range =
+      ": the parameter n of k is int32, which takes an integer from -2147483648 to 2147483647";
+  const std::string unsigned_range =
+      ": the parameter m of k is uint32, which takes an integer from 0 to 4294967295";
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"args = { n = 20.0, m = 1 }", "5:14: error: args.n = 20.0" + int_range},
+           {"args = { n = 2e1, m = 1 }", "5:14: error: args.n = 2e1" + int_range},
+           {"args = { n = 4294967296, m = 1 }", "5:14: error: args.n = 4294967296" + int_range},
+           {"args = { n = 2147483648, m = 1 }", "5:14: error: args.n = 2147483648" + int_range},
+           {"args = { n = -2147483649, m = 1 }", "5:14: error: args.n = -2147483649" + int_range},
+           {"args = { n = 8, m = -1 }", "5:21: error: args.m = -1" + unsigned_range},
+           {"args = { n = 8, m = 4294967296 }", "5:21: error: args.m = 4294967296" + unsigned_range},
+           {"[kernel.args]\nn = 0x10\nm = 1.5", "7:5: error: args.m = 1.5" + unsigned_range}}) {
+    const CliResult r = check(dir, head + args + "\n", {"--sarif", dir.file("o.sarif")});
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, dir.file("c.toml") + ":" + message + " [warpdiv-flag-value]\n") << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_FALSE(file_exists(dir.file("o.sarif"))) << args;
+  }
+  const CliResult text = check(dir, head + "args = { n = 8, m = \"abc\" }\n");
+  EXPECT_EQ(text.status, 2);
+  EXPECT_EQ(text.err.rfind(dir.file("c.toml") + ":5:21: error: args 'm' must be a decimal integer", 0), 0u)
+      << text.err;
+  // The ends of the ranges are taken: lanes 0 .. 7 store, 1 divergent evaluation of 1.
+  for (const std::string args : {"args = { n = 8, m = 4294967295 }", "args = { n = 8, m = 0 }"}) {
+    const CliResult ok = check(dir, head + args + "\n");
+    EXPECT_EQ(ok.status, 0) << args << ok.err;
+    EXPECT_EQ(ok.out, "warpdiv check: 1 kernel, 3 statements: 0 limits crossed: passed\n") << args;
+  }
+  EXPECT_EQ(check(dir, head + "args = { n = -2147483648, m = 1 }\n").status, 0);
+  EXPECT_EQ(check(dir, head + "args = { n = 2147483647, m = 1 }\n").status, 0);
 }
 
 }  // namespace

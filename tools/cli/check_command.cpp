@@ -119,6 +119,46 @@ CheckRequest parse_check(const Args& args) {
   return r;
 }
 
+namespace {
+
+// The args of a [[kernel]], each refused at its value's place when it is no number.
+ArgValues config_arg_values(const analysis::CheckConfig& config, const analysis::CheckKernel& k) {
+  ArgValues values;
+  for (std::size_t i = 0; i < k.args.size(); ++i) {
+    const analysis::ConfigPlace& at = i < k.arg_places.size() ? k.arg_places[i] : k.args_place;
+    const ArgValues one = at_place(config, at, "", [&] { return parse_arg_values({k.args[i]}); });
+    values.insert(one.begin(), one.end());
+  }
+  return values;
+}
+
+// An args value the kernel's integer parameter of that name cannot take (a decimal, a value
+// outside its type's range) is the configuration's error, at the value as written.
+void check_arg_ranges(const analysis::CheckConfig& config, const analysis::CheckKernel& k,
+                      const ir::Kernel& kernel) {
+  for (std::size_t i = 0; i < k.args.size() && i < k.arg_places.size(); ++i) {
+    const std::string name = k.args[i].substr(0, k.args[i].find('='));
+    for (const ir::Parameter& p : kernel.parameters) {
+      if (p.name != name || !p.scalar) continue;
+      const ArgValue v = parse_arg_values({k.args[i]}).at(name);
+      bool fits = v.integer();
+      try {
+        if (fits)
+          (void)(v.fits_int64() ? ir::Value::of(p.type, v.value) : ir::Value::of_unsigned(p.type, v.bits()));
+      } catch (const InvalidInput&) {
+        fits = false;
+      }
+      if (!fits)
+        throw analysis::config_error(Diag::flag_value, config.path, k.arg_places[i],
+                                     "args." + name + " = " + k.arg_texts[i] + ": the parameter " + name +
+                                         " of " + kernel.name + " is " + ir::name(p.type) +
+                                         ", which takes an integer from " + ir::range_text(p.type));
+    }
+  }
+}
+
+}  // namespace
+
 AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
                                           const analysis::CheckKernel& k) {
   AnalyzeSourceRequest r;
@@ -131,7 +171,7 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
   r.source.fmad = k.fmad;
   r.engine = parse_source_engine(k.engine);
   r.source.build_dir = k.build_dir;
-  r.values = at_place(config, k.args_place, "", [&] { return parse_arg_values(k.args); });
+  r.values = config_arg_values(config, k);
   r.launch.warp_size = k.warp_size;
   if (!k.grid || !k.block) {  // from the file's host code, completed once the file is read
     LaunchFlags flags;
@@ -262,6 +302,7 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     l.config = &k;
     l.request = check_kernel_request(in.config, k);
     const std::optional<Diagnostic> why = read_launch(l);
+    check_arg_ranges(in.config, k, l.kernel.kernel);
     add_kernel_inputs(l, in.files);
     if (why) {
       const std::string& input = k.model.empty() ? k.file : k.model;
