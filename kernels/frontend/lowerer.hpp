@@ -610,7 +610,8 @@ class Lowerer {
   std::unordered_map<const clang::VarDecl*, std::string> unfollowed_pointers_;  // why not
   std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
   std::set<const clang::FunctionDecl*> address_scanned_;
-  std::set<const clang::VarDecl*> address_taken_floats_;
+  // Float locals whose address is taken: the call given it (sincosf(x, &s, &c)), or the '&s'.
+  std::map<const clang::VarDecl*, const clang::Expr*> address_taken_floats_;
   std::vector<std::pair<ir::StmtId, std::string>> stored_values_;  // (statement, text): lower_expr_stmt
   std::map<ir::ExprId, std::string> unmodelled_;  // opaque values the model does not evaluate: why
   std::size_t taint_checked_ = 0;                 // holds_unknown: the statements looked at
