@@ -485,7 +485,7 @@ ir::ExprId Lowerer::guard_expr(const std::vector<Guard>& in_force, ir::SourceRan
   // `in_force` may be).
   const std::vector<Guard> guards = in_force;
   for (const Guard& g : guards) {
-    if (g.condition->HasSideEffects(context_))
+    if (side_effect(g.condition) != nullptr)
       throw Unplaced{"it is made only where '" + text(g.condition) +
                      "' holds, a condition with side effects"};
     ir::ExprId c = lower_int(g.condition);

@@ -638,7 +638,7 @@ TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
 
 // An index holding a call that writes nothing (min, max, abs, __umul24, a shuffle, a group's
 // thread_rank(), a __device__ function that computes a value) is placed as the same value through
-// a local is: counted, and bounds-checked. Figures by hand for one block of 32 threads, n = 20,
+// a local is: counted, and bounds-checked; so is an access guarded by a condition holding one. Figures by hand for one block of 32 threads, n = 20,
 // 4-byte ints in 256-byte aligned buffers (32-byte sectors: 8 elements each).
 TEST_F(FrontendMemory, AnIndexHoldingACallThatWritesNothingIsPlaced) {
   const ir::Kernel k = load(R"(#include <cooperative_groups.h>
@@ -652,6 +652,7 @@ __global__ void k(int *o, const int *in, int n) {
   __shared__ int s[64];
   s[__shfl_sync(0xffffffffu, t, 0) + 40] = 1;
   s[cooperative_groups::this_thread_block().thread_rank()] = 2;
+  o[t] = min(t, 5) > 2 ? in[t] : 0;
 }
 )");
   for (const ir::MemoryAccess& a : k.accesses) EXPECT_EQ(a.reason, "") << a.text;
@@ -661,7 +662,7 @@ __global__ void k(int *o, const int *in, int n) {
   l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, 20)};
   l.buffer_bytes = {256, 256};
   const ir::ReplayResult r = ir::replay(k, l);
-  ASSERT_EQ(r.accesses.size(), 9u);
+  ASSERT_EQ(r.accesses.size(), 11u);
   // (requests, sectors or wavefronts) per access, in source order.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> figures;
   for (std::size_t i = 0; i < r.accesses.size(); ++i) {
@@ -681,7 +682,10 @@ __global__ void k(int *o, const int *in, int n) {
                          {1, 8},  // and its store
                          {1, 1},  // s[0 + 40] in every lane: one word, broadcast
                          {1, 1},  // s[t]: 32 banks, one each
+                         {1, 4},  // o[t]
+                         {1, 4},  // in[t] where min(t, 5) > 2: threads 3 .. 31, bytes 12 .. 127
                      }));
+  EXPECT_EQ(r.accesses[10].lanes, 29u);
   // The call is inlined once, before the statement, though its index is lowered twice (+=).
   EXPECT_EQ(std::count_if(k.stmts.begin(), k.stmts.end(),
                           [](const ir::Stmt& st) { return st.kind == ir::StmtKind::InlinedCall; }),
