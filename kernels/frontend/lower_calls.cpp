@@ -180,14 +180,16 @@ void Lowerer::hoist_calls(const clang::Stmt* s) {
 /// barrier", "prints", "may write through its argument 'p'"); empty for a call that changes
 /// nothing: a computed built-in, a warp function, a group's query, a math function, a load, a
 /// __device__ function whose body changes nothing but its own locals. `seen`: as body_effect.
-std::string Lowerer::call_effect(const clang::CallExpr* call, std::vector<const clang::FunctionDecl*>& seen) const {
+std::string Lowerer::call_effect(const clang::CallExpr* call,
+                                 std::vector<const clang::FunctionDecl*>& seen) const {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (callee == nullptr) return "calls through a function pointer";
   const std::string name = callee->getNameAsString();
   if (is_syncthreads(callee) || is_group_sync(call) ||
       (is_cuda_api(callee) && builtin_family(name) == BuiltinKind::Barrier))
     return "is a barrier";
-  if (const auto kind = memory_intrinsic(callee); kind && *kind != ir::AccessKind::Load) return "writes memory";
+  if (const auto kind = memory_intrinsic(callee); kind && *kind != ir::AccessKind::Load)
+    return "writes memory";
   if (in_group_namespace(callee)) return "";
   const clang::FunctionDecl* definition = nullptr;
   if (inlinable(callee) && callee->hasBody(definition)) {
@@ -196,7 +198,8 @@ std::string Lowerer::call_effect(const clang::CallExpr* call, std::vector<const 
     return body_effect(definition->getBody(), seen);
   }
   if (name == "printf" || name == "vprintf") return "prints";
-  if (llvm::StringRef(name).startswith("surf") && llvm::StringRef(name).contains("write")) return "writes memory";
+  if (llvm::StringRef(name).startswith("surf") && llvm::StringRef(name).contains("write"))
+    return "writes memory";
   if (callee->hasAttr<clang::ConstAttr>() || callee->hasAttr<clang::PureAttr>()) return "";
   for (unsigned i = 0; i < callee->getNumParams() && i < call->getNumArgs(); ++i) {
     const clang::QualType type = callee->getParamDecl(i)->getType();

@@ -328,10 +328,10 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
   if (const auto taken = address_taken_floats_.find(var); taken != address_taken_floats_.end()) {
     const ir::ExprId id = opaque(ref, type);  // not followed: what is written through it goes unseen
     const clang::Expr* at = taken->second;
-    unmodelled_[id] = "its address is " +
-                      (llvm::isa<clang::CallExpr>(at) ? "given to '" + text(at) + "'" : "taken, '" + text(at) + "'") +
-                      " (" + location(at->getBeginLoc()) +
-                      "), and the model does not follow what is written through it";
+    unmodelled_[id] =
+        "its address is " +
+        (llvm::isa<clang::CallExpr>(at) ? "given to '" + text(at) + "'" : "taken, '" + text(at) + "'") +
+        " (" + location(at->getBeginLoc()) + "), and the model does not follow what is written through it";
     return id;
   }
   refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");

@@ -317,6 +317,10 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
   const std::size_t hoisted = hoisted_ != nullptr ? hoisted_->size() : 0;
   const std::size_t exprs = k_.exprs.size();
   const std::size_t pending = pending_->accesses.size();
+  // A call inlined in the attempt stays, its expressions too (the statement runs it anyway).
+  const auto undo = [&] {
+    rollback(hoisted_ != nullptr && hoisted_->size() > hoisted ? k_.exprs.size() : exprs, pending);
+  };
   try {
     if (type->isIncompleteType() || type->isVoidType()) throw Unplaced{"an access of unknown size"};
     const std::int64_t width =
@@ -336,13 +340,12 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
     access.guard = guard_expr(guards_, access.range);
     if (a.null != ir::kNone) null_twin = split_null(access, a.null);
   } catch (const Unplaced& why) {
-    // A call inlined in the attempt stays, its expressions too (the statement runs it anyway).
-    rollback(hoisted_ != nullptr && hoisted_->size() > hoisted ? k_.exprs.size() : exprs, pending);
+    undo();
     access = unplaced(access, why.reason);
     pending_->accesses.push_back(access);
     return false;
   } catch (const InvalidInput& why) {
-    rollback(hoisted_ != nullptr && hoisted_->size() > hoisted ? k_.exprs.size() : exprs, pending);
+    undo();
     access = unplaced(access, std::string("its address is not an integer expression the model "
                                           "follows: ") +
                                   why.what());

@@ -415,7 +415,8 @@ class Lowerer {
   ir::ExprId reverse_bits(const clang::CallExpr* call, bool wide);
   ir::ExprId leading_zeros(const clang::CallExpr* call, bool wide);
   void hoist(const clang::Stmt* at, ir::StmtId statement);
-  ir::LocalId inlined_result(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::ScalarType type);
+  ir::LocalId inlined_result(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                             ir::ScalarType type);
   void hoist_calls(const clang::Stmt* s);
   std::string call_effect(const clang::CallExpr* call, std::vector<const clang::FunctionDecl*>& seen) const;
   std::string body_effect(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;

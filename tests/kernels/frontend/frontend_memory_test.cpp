@@ -638,8 +638,9 @@ TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
 
 // An index holding a call that writes nothing (min, max, abs, __umul24, a shuffle, a group's
 // thread_rank(), a __device__ function that computes a value) is placed as the same value through
-// a local is: counted, and bounds-checked; so is an access guarded by a condition holding one. Figures by hand for one block of 32 threads, n = 20,
-// 4-byte ints in 256-byte aligned buffers (32-byte sectors: 8 elements each).
+// a local is: counted, and bounds-checked; so is an access guarded by a condition holding one. Figures by
+// hand for one block of 32 threads, n = 20, 4-byte ints in 256-byte aligned buffers (32-byte sectors: 8
+// elements each).
 TEST_F(FrontendMemory, AnIndexHoldingACallThatWritesNothingIsPlaced) {
   const ir::Kernel k = load(R"(#include <cooperative_groups.h>
 __device__ int idx(int x) { int r = 0; for (int i = 0; i < 2; ++i) r += x; return r; }
@@ -667,7 +668,8 @@ __global__ void k(int *o, const int *in, int n) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> figures;
   for (std::size_t i = 0; i < r.accesses.size(); ++i) {
     const ir::AccessCounts& c = r.accesses[i];
-    const bool shared = k.bases[static_cast<std::size_t>(k.accesses[i].base)].space == ir::AddressSpace::Shared;
+    const bool shared =
+        k.bases[static_cast<std::size_t>(k.accesses[i].base)].space == ir::AddressSpace::Shared;
     figures.emplace_back(static_cast<std::uint64_t>(c.requests),
                          static_cast<std::uint64_t>(shared ? c.wavefronts : c.sectors));
     EXPECT_EQ(r.access_faults[i], "") << k.accesses[i].text;
@@ -726,8 +728,10 @@ __global__ void k(int *o) {
 TEST_F(FrontendMemory, AnIndexOutOfBoundsThroughACallIsNamed) {
   // The replay's message for the one statement `body` (at line 5) in a block of 32, o 32 ints.
   const auto fault = [&](const std::string& body) {
-    const ir::Kernel k = load("__global__ void k(int *o) {\n  int t = threadIdx.x;\n  __shared__ int s[32];\n"
-                              "  int a[4] = {0, 0, 0, 0};\n" + body + "\n  o[t] = a[0];\n}\n");
+    const ir::Kernel k = load(
+        "__global__ void k(int *o) {\n  int t = threadIdx.x;\n  __shared__ int s[32];\n"
+        "  int a[4] = {0, 0, 0, 0};\n" +
+        body + "\n  o[t] = a[0];\n}\n");
     ir::Launch l;
     l.grid = ir::Dim3{1, 1, 1};
     l.block = ir::Dim3{32, 1, 1};
@@ -741,15 +745,17 @@ TEST_F(FrontendMemory, AnIndexOutOfBoundsThroughACallIsNamed) {
       return std::string(e.what());
     }
   };
-  EXPECT_PRED2(contains, fault("  s[__shfl_sync(0xffffffffu, t, 0) + 40] = 1;"),
-               "k.cu:5:3: out of bounds: 's[__shfl_sync(0xffffffffu, t, 0) + 40]' writes element 40 of 's', which "
-               "holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (0, 0, 0)");
+  EXPECT_PRED2(
+      contains, fault("  s[__shfl_sync(0xffffffffu, t, 0) + 40] = 1;"),
+      "k.cu:5:3: out of bounds: 's[__shfl_sync(0xffffffffu, t, 0) + 40]' writes element 40 of 's', which "
+      "holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (0, 0, 0)");
   EXPECT_PRED2(contains, fault("  a[min(t, 5)] = 1;"),
                "k.cu:5:3: out of bounds: 'a[min(t, 5)]' writes element 4 of 'a', which holds 4 elements of 4 "
                "bytes (0 to 3), in block (0, 0, 0), thread (4, 0, 0)");
-  EXPECT_PRED2(contains, fault("  o[min(t + 1, 40)] = 2;"),
-               "k.cu:5:3: out of bounds: 'o[min(t + 1, 40)]' writes element 32 of 'o', which holds 32 elements "
-               "of 4 bytes (0 to 31), in block (0, 0, 0), thread (31, 0, 0)");
+  EXPECT_PRED2(
+      contains, fault("  o[min(t + 1, 40)] = 2;"),
+      "k.cu:5:3: out of bounds: 'o[min(t + 1, 40)]' writes element 32 of 'o', which holds 32 elements "
+      "of 4 bytes (0 to 31), in block (0, 0, 0), thread (31, 0, 0)");
 }
 
 TEST_F(FrontendMemory, AReferenceToMemoryIsItsAddress) {
