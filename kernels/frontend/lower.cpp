@@ -59,18 +59,27 @@ class Lowerer::AssignmentFinder : public clang::RecursiveASTVisitor<Lowerer::Ass
 /// model cannot follow writes through the pointer, so they stay unmodelled values.
 class Lowerer::AddressFinder : public clang::RecursiveASTVisitor<Lowerer::AddressFinder> {
  public:
-  explicit AddressFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
+  explicit AddressFinder(std::map<const clang::VarDecl*, const clang::Expr*>& out) : out_(out) {}
+  /// A call given the address (sincosf(x, &s, &c)): the call, met before its arguments.
+  bool VisitCallExpr(clang::CallExpr* call) {
+    for (const clang::Expr* arg : call->arguments()) add(arg->IgnoreParenImpCasts(), call);
+    return true;
+  }
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
-    if (op->getOpcode() != clang::UO_AddrOf) return true;
-    if (const auto* var = named_variable(op->getSubExpr())) {
-      const auto type = scalar_type(var->getType());
-      if (type && ir::is_floating(*type)) out_.insert(var);
-    }
+    add(op, op);
     return true;
   }
 
  private:
-  std::set<const clang::VarDecl*>& out_;
+  void add(const clang::Expr* e, const clang::Expr* where) {
+    const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+    if (op == nullptr || op->getOpcode() != clang::UO_AddrOf) return;
+    if (const auto* var = named_variable(op->getSubExpr())) {
+      const auto type = scalar_type(var->getType());
+      if (type && ir::is_floating(*type)) out_.emplace(var, where);
+    }
+  }
+  std::map<const clang::VarDecl*, const clang::Expr*>& out_;
 };
 
 void Lowerer::lower(const clang::FunctionDecl& kernel) {

@@ -141,9 +141,79 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
   if (is_cuda_api(callee) || std_min_max) return lower_builtin_call(call, type);
   if (!inlinable(callee)) return opaque(call, type);  // a system header's function
   check_callee(call, callee);
-  const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
+  return k_.local(inlined_result(call, callee, type), where);
+}
+
+/// The local holding the result of `call`, a __device__ function inlined before the statement
+/// the first time the statement's lowering meets the call: an address lowered again (a[f(i)] += v),
+/// or scanned after it could not be placed, reads the same local, and the call runs once.
+ir::LocalId Lowerer::inlined_result(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                                    ir::ScalarType type) {
+  if (pending_ != nullptr) {
+    const auto found = pending_->results.find(call);
+    if (found != pending_->results.end()) return found->second;
+  }
+  const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, range(call));
   hoist(call, inline_call(call, callee, result));
-  return k_.local(result, where);
+  if (pending_ != nullptr) pending_->results[call] = result;
+  return result;
+}
+
+/// Inlines, before the statement, the calls of __device__ functions with a scalar result that
+/// the address `s` holds, outside the arms of ?: and the right operands of && and || (there they
+/// are refused as elsewhere): the attempt to place the access then reads their locals, and adds
+/// nothing to the model that it could not take back.
+void Lowerer::hoist_calls(const clang::Stmt* s) {
+  if (s == nullptr || llvm::isa<clang::AbstractConditionalOperator>(s) ||
+      llvm::isa<clang::UnaryExprOrTypeTraitExpr>(s))
+    return;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && op->isLogicalOp())
+    return hoist_calls(op->getLHS());
+  for (const clang::Stmt* child : s->children()) hoist_calls(child);
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(s);
+  const clang::FunctionDecl* callee = call != nullptr ? call->getDirectCallee() : nullptr;
+  if (callee == nullptr || !inlinable(callee) || in_group_namespace(callee) ||
+      callee->getReturnType()->isReferenceType())
+    return;
+  clang::Expr::EvalResult folded;  // a constexpr call with constant arguments is a constant
+  if (callee->isConstexpr() && call->EvaluateAsInt(folded, context_)) return;
+  if (const auto type = scalar_type(call->getType())) {
+    check_callee(call, callee);
+    inlined_result(call, callee, *type);
+  }
+}
+
+/// What `call` changes besides its result, said after the call's text ("writes memory", "is a
+/// barrier", "prints", "may write through its argument 'p'"); empty for a call that changes
+/// nothing: a computed built-in, a warp function, a group's query, a math function, a load, a
+/// __device__ function whose body changes nothing but its own locals. `seen`: as body_effect.
+std::string Lowerer::call_effect(const clang::CallExpr* call,
+                                 std::vector<const clang::FunctionDecl*>& seen) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr) return "calls through a function pointer";
+  const std::string name = callee->getNameAsString();
+  if (is_syncthreads(callee) || is_group_sync(call) ||
+      (is_cuda_api(callee) && builtin_family(name) == BuiltinKind::Barrier))
+    return "is a barrier";
+  if (const auto kind = memory_intrinsic(callee); kind && *kind != ir::AccessKind::Load)
+    return "writes memory";
+  if (in_group_namespace(callee)) return "";
+  const clang::FunctionDecl* definition = nullptr;
+  if (inlinable(callee) && callee->hasBody(definition)) {
+    if (std::find(seen.begin(), seen.end(), definition) != seen.end()) return "";
+    seen.push_back(definition);
+    return body_effect(definition->getBody(), seen);
+  }
+  if (name == "printf" || name == "vprintf") return "prints";
+  if (llvm::StringRef(name).startswith("surf") && llvm::StringRef(name).contains("write"))
+    return "writes memory";
+  if (callee->hasAttr<clang::ConstAttr>() || callee->hasAttr<clang::PureAttr>()) return "";
+  for (unsigned i = 0; i < callee->getNumParams() && i < call->getNumArgs(); ++i) {
+    const clang::QualType type = callee->getParamDecl(i)->getType();
+    if ((type->isPointerType() || type->isReferenceType()) && !type->getPointeeType().isConstQualified())
+      return "may write through its argument '" + text(call->getArg(i)) + "'";
+  }
+  return "";
 }
 
 /// A call of the CUDA API (or std::min, std::max): the built-ins whose value the model computes,

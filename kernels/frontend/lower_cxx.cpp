@@ -156,6 +156,41 @@ bool Lowerer::may_write_memory(const clang::Stmt* s, std::vector<const clang::Fu
   return false;
 }
 
+/// Whether `target` is the function's own: a plain local, or an element of a local array.
+static bool own_local(const clang::Expr* target) {
+  const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(target->IgnoreParenImpCasts());
+  if (element == nullptr) return plain_local(target);
+  const clang::VarDecl* array = named_variable(element->getBase());
+  if (array != nullptr) return array->hasLocalStorage() && array->getType()->isArrayType();
+  return own_local(element->getBase());
+}
+
+/// What a function's body `s` changes besides its own locals, as call_effect says it ("writes
+/// 'x'", "calls 'f(p)', which writes memory"); empty for none. `seen`: the functions already looked
+/// into (a recursive call is refused where it is lowered).
+std::string Lowerer::body_effect(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const {
+  if (s == nullptr) return "";
+  if (llvm::isa<clang::AsmStmt>(s)) return "holds inline assembly";
+  const clang::Expr* target = nullptr;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && op->isAssignmentOp())
+    target = op->getLHS();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op != nullptr && op->isIncrementDecrementOp())
+    target = op->getSubExpr();
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(s);
+      op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0)
+    target = op->getArg(0);
+  if (target != nullptr && !own_local(target)) return "writes '" + text(target) + "'";
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const std::string effect = call_effect(call, seen);
+    if (!effect.empty()) return "calls '" + text(call) + "', which " + effect;
+  }
+  for (const clang::Stmt* child : s->children()) {
+    const std::string effect = body_effect(child, seen);
+    if (!effect.empty()) return effect;
+  }
+  return "";
+}
+
 /// Whether a write to the lvalue `e` may change what the model holds: a modelled local, a
 /// followed pointer, or something reached through a reference the model does not know. False
 /// for memory and for members it does not hold (read as opaque).

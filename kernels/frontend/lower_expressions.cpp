@@ -324,8 +324,16 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
     if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
       return constant(type, value->getInt(), where);
   }
-  if (var->hasGlobalStorage() || address_taken_floats_.count(var) != 0)
-    return opaque(ref, type);  // __device__ / __constant__ variables, floats whose address is taken
+  if (var->hasGlobalStorage()) return opaque(ref, type);  // __device__ / __constant__ variables
+  if (const auto taken = address_taken_floats_.find(var); taken != address_taken_floats_.end()) {
+    const ir::ExprId id = opaque(ref, type);  // not followed: what is written through it goes unseen
+    const clang::Expr* at = taken->second;
+    unmodelled_[id] =
+        "its address is " +
+        (llvm::isa<clang::CallExpr>(at) ? "given to '" + text(at) + "'" : "taken, '" + text(at) + "'") +
+        " (" + location(at->getBeginLoc()) + "), and the model does not follow what is written through it";
+    return id;
+  }
   refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");
 }
 

@@ -84,38 +84,56 @@ std::int64_t Lowerer::size_of(clang::QualType type, const clang::Expr* at) const
   return context_.getTypeSizeInChars(type).getQuantity();
 }
 
-/// Whether `e` may change something when evaluated: Clang's answer, except that a read of a launch
-/// built-in (threadIdx.x) is none, though the toolkit's headers declare it as a property whose
-/// getter Clang counts as a call that may have effects.
-bool Lowerer::side_effects(const clang::Expr* e) const {
-  if (!e->HasSideEffects(context_)) return false;
-  if (e->HasSideEffects(context_, /*IncludePossibleEffects=*/false)) return true;  // =, ++, ...
+/// The part of `e` that may change something when evaluated, or null: an assignment, ++ or --,
+/// or a call that writes (call_effect says what). Clang's answer where it sees no possible effect;
+/// a read of a launch built-in (threadIdx.x) is none, though the toolkit's headers declare it as a
+/// property whose getter Clang counts as a call that may have effects, and so is a call that writes
+/// nothing (min, a shuffle, thread_rank(), a __device__ function that computes a value).
+const clang::Expr* Lowerer::side_effect(const clang::Expr* e) const {
+  if (!e->HasSideEffects(context_)) return nullptr;
+  if (e->HasSideEffects(context_, /*IncludePossibleEffects=*/false)) return e;  // =, ++, ...
   e = e->IgnoreParens();
   if (const auto* pseudo = llvm::dyn_cast<clang::PseudoObjectExpr>(e)) {
     const auto* property =
         llvm::dyn_cast<clang::MSPropertyRefExpr>(pseudo->getSyntacticForm()->IgnoreParens());
-    return property == nullptr ||
-           !launch_builtin(property->getBaseExpr(), property->getPropertyDecl()->getNameAsString());
+    const bool read = property != nullptr &&
+                      launch_builtin(property->getBaseExpr(), property->getPropertyDecl()->getNameAsString());
+    return read ? nullptr : e;
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
+    std::vector<const clang::FunctionDecl*> seen;
+    if (!call_effect(call, seen).empty()) return e;
   }
   // Possible effects only below an operator that has none of its own: those of its operands.
   const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(e);
   const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
   const bool plain = (binary != nullptr && !binary->isAssignmentOp()) ||
                      (unary != nullptr && !unary->isIncrementDecrementOp()) ||
-                     llvm::isa<clang::CastExpr>(e) || llvm::isa<clang::ConditionalOperator>(e);
-  if (!plain) return true;
+                     llvm::isa<clang::CastExpr>(e) || llvm::isa<clang::ConditionalOperator>(e) ||
+                     llvm::isa<clang::CallExpr>(e) || llvm::isa<clang::ArraySubscriptExpr>(e) ||
+                     llvm::isa<clang::MemberExpr>(e) || llvm::isa<clang::MaterializeTemporaryExpr>(e);
+  if (!plain) return e;
   for (const clang::Stmt* child : e->children())
-    if (const auto* operand = llvm::dyn_cast_or_null<clang::Expr>(child);
-        operand != nullptr && side_effects(operand))
-      return true;
-  return false;
+    if (const auto* operand = llvm::dyn_cast_or_null<clang::Expr>(child))
+      if (const clang::Expr* effect = side_effect(operand)) return effect;
+  return nullptr;
+}
+
+/// Why an index with the side effect `effect` is not placed: the call that writes, named.
+std::string Lowerer::effect_reason(const clang::Expr* index, const clang::Expr* effect) const {
+  std::string reason = "the index '" + text(index) + "' has side effects";
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(effect)) {
+    std::vector<const clang::FunctionDecl*> seen;
+    reason += ": '" + text(call) + "' " + call_effect(call, seen);
+  }
+  return reason;
 }
 
 /// index * size in bytes, index an integer expression of the source.
 Lowerer::Offset Lowerer::scaled(const clang::Expr* index, std::int64_t size, bool negate,
                                 ir::SourceRange where) {
   if (!scalar_type(index->getType())) throw Unplaced{"the index is not an integer"};
-  if (side_effects(index)) throw Unplaced{"the index '" + text(index) + "' has side effects"};
+  if (const clang::Expr* effect = side_effect(index)) throw Unplaced{effect_reason(index, effect)};
   clang::Expr::EvalResult constant;
   if (index->EvaluateAsInt(constant, context_)) {
     const llvm::APSInt v = constant.Val.getInt();
@@ -295,8 +313,14 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
   access.text = text(e) + (part != nullptr ? part->path : "");
   access.range = range(e);
   access.space = pointer ? ir::AddressSpace::Global : guessed_space(e);
+  hoist_calls(e);
+  const std::size_t hoisted = hoisted_ != nullptr ? hoisted_->size() : 0;
   const std::size_t exprs = k_.exprs.size();
   const std::size_t pending = pending_->accesses.size();
+  // A call inlined in the attempt stays, its expressions too (the statement runs it anyway).
+  const auto undo = [&] {
+    rollback(hoisted_ != nullptr && hoisted_->size() > hoisted ? k_.exprs.size() : exprs, pending);
+  };
   try {
     if (type->isIncompleteType() || type->isVoidType()) throw Unplaced{"an access of unknown size"};
     const std::int64_t width =
@@ -316,12 +340,12 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
     access.guard = guard_expr(guards_, access.range);
     if (a.null != ir::kNone) null_twin = split_null(access, a.null);
   } catch (const Unplaced& why) {
-    rollback(exprs, pending);
+    undo();
     access = unplaced(access, why.reason);
     pending_->accesses.push_back(access);
     return false;
   } catch (const InvalidInput& why) {
-    rollback(exprs, pending);
+    undo();
     access = unplaced(access, std::string("its address is not an integer expression the model "
                                           "follows: ") +
                                   why.what());
@@ -464,7 +488,7 @@ ir::ExprId Lowerer::guard_expr(const std::vector<Guard>& in_force, ir::SourceRan
   // `in_force` may be).
   const std::vector<Guard> guards = in_force;
   for (const Guard& g : guards) {
-    if (g.condition->HasSideEffects(context_))
+    if (side_effect(g.condition) != nullptr)
       throw Unplaced{"it is made only where '" + text(g.condition) +
                      "' holds, a condition with side effects"};
     ir::ExprId c = lower_int(g.condition);

@@ -303,9 +303,11 @@ bool Lowerer::scan_call(const clang::CallExpr* call) {
   if (inlinable(callee)) {
     check_callee(call, callee);
     const auto type = scalar_type(callee->getReturnType());
-    const ir::LocalId result =
-        type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
-    hoist(call, inline_call(call, callee, result));
+    if (type) {
+      inlined_result(call, callee, *type);
+    } else {
+      hoist(call, inline_call(call, callee, ir::kNone));
+    }
     return true;
   }
   refuse_unseen_writes(call, callee);

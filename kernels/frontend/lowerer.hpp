@@ -254,6 +254,9 @@ class Lowerer {
     std::map<const clang::Expr*, std::size_t> intrinsic_at;
     /// (index in `accesses`, its twin through the null pointer: split_null), after them.
     std::vector<std::pair<std::size_t, ir::MemoryAccess>> null_twins;
+    /// The local holding each inlined call's result (inlined_result): an expression lowered again
+    /// reads it, and the call runs once.
+    std::map<const clang::CallExpr*, ir::LocalId> results;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -413,6 +416,11 @@ class Lowerer {
   ir::ExprId reverse_bits(const clang::CallExpr* call, bool wide);
   ir::ExprId leading_zeros(const clang::CallExpr* call, bool wide);
   void hoist(const clang::Stmt* at, ir::StmtId statement);
+  ir::LocalId inlined_result(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                             ir::ScalarType type);
+  void hoist_calls(const clang::Stmt* s);
+  std::string call_effect(const clang::CallExpr* call, std::vector<const clang::FunctionDecl*>& seen) const;
+  std::string body_effect(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
   static bool is_fma(const clang::FunctionDecl* callee);
   std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const;
 
@@ -427,7 +435,6 @@ class Lowerer {
   const clang::Expr* forwarded_argument(const clang::CallExpr* call) const;
   bool holds_modelled(const clang::Expr* lvalue) const;
   bool writes_opaque_float(const clang::Expr* argument);
-  bool side_effects(const clang::Expr* e) const;
   bool returns_memory(const clang::CallExpr* call) const;
   bool unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call);
   void check_write(const clang::Expr* at, const clang::Expr* target);
@@ -498,6 +505,8 @@ class Lowerer {
   ir::ExprId offset_expr(const Offset& o, ir::SourceRange where);
   Offset add(Offset a, const Offset& b, ir::SourceRange where);
   std::int64_t size_of(clang::QualType type, const clang::Expr* at) const;
+  const clang::Expr* side_effect(const clang::Expr* e) const;
+  std::string effect_reason(const clang::Expr* index, const clang::Expr* effect) const;
   Offset scaled(const clang::Expr* index, std::int64_t size, bool negate, ir::SourceRange where);
   std::int32_t variable_base(const clang::VarDecl* var);
   std::int32_t parameter_base(std::int32_t index, const clang::ParmVarDecl* param);
@@ -605,7 +614,8 @@ class Lowerer {
   std::unordered_map<const clang::VarDecl*, std::string> unfollowed_pointers_;  // why not
   std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
   std::set<const clang::FunctionDecl*> address_scanned_;
-  std::set<const clang::VarDecl*> address_taken_floats_;
+  // Float locals whose address is taken: the call given it (sincosf(x, &s, &c)), or the '&s'.
+  std::map<const clang::VarDecl*, const clang::Expr*> address_taken_floats_;
   std::vector<std::pair<ir::StmtId, std::string>> stored_values_;  // (statement, text): lower_expr_stmt
   std::map<ir::ExprId, std::string> unmodelled_;  // opaque values the model does not evaluate: why
   std::size_t taint_checked_ = 0;                 // holds_unknown: the statements looked at

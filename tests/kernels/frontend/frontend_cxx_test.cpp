@@ -523,15 +523,30 @@ __global__ void k(const unsigned* in, int* out) {
                "bit-fields or virtual functions))");
 }
 
-// sincosf(x, &s, &c) writes floats whose address is taken, which the model reads as opaque
-// anyway: no refusal, and a branch on them is a data-dependent one. memset on memory the model may
-// follow is refused, naming the call.
+// sincosf(x, &s, &c) and modff(x, &s) write float locals through their addresses, which the model
+// does not follow (it reads them as opaque): no refusal where they are only stored; a branch on one
+// is refused as an unsupported construct naming the call given the address, as a branch on sinf
+// names sinf. memset on memory the model may follow is refused, naming the call.
 TEST_F(FrontendTest, AMathCallWritingFloatLocalsThroughTheirAddressIsNoRefusal) {
   const std::string head = "__global__ void k(float* o, int* d) {\n  int t = threadIdx.x;\n  float s, c;\n";
   EXPECT_EQ(refusal(head + "  sincosf(o[t], &s, &c);\n  o[t] = s + c;\n}\n"), "");
-  EXPECT_PRED2(warpdiv::testing::contains,
-               refusal(head + "  sincosf(o[t], &s, &c);\n  if (s < 0.5f) o[t] = 1;\n}\n"),
-               "k.cu:5:3: data-dependent branch: the condition of this if depends on s (floating point)");
+  const auto branch = [&](const std::string& call) {
+    try {
+      load(head + "  " + call + ";\n  if (s < 0.5f) o[t] = 1;\n}\n");
+    } catch (const InvalidInput& e) {
+      EXPECT_EQ(e.diag(), warpdiv::Diag::unsupported_construct) << e.what();
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string why = "), and the model does not follow what is written through it: not supported";
+  for (const std::string call : {"sincosf(o[t], &s, &c)", "modff(o[t], &s)"}) {
+    const std::string message = branch(call);
+    EXPECT_PRED2(warpdiv::testing::contains, message,
+                 "k.cu:5:3: the condition of this if depends on s (floating point) (");
+    EXPECT_PRED2(warpdiv::testing::contains, message, "k.cu:5:7), its address is given to '" + call + "' (");
+    EXPECT_PRED2(warpdiv::testing::contains, message, "k.cu:4:3" + why);
+  }
   EXPECT_PRED2(warpdiv::testing::contains, refusal(head + "  memset(d + t, 0, 4);\n}\n"),
                "k.cu:4:3: 'memset' may write through its argument 'd + t', which the model cannot follow");
 }

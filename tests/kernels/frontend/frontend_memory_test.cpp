@@ -636,6 +636,128 @@ TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
   EXPECT_EQ(refusal(head + "  printf(\"%p %d\", s, s[t]);\n  free(f);\n  out[t] = s[t];\n}\n"), "");
 }
 
+// An index holding a call that writes nothing (min, max, abs, __umul24, a shuffle, a group's
+// thread_rank(), a __device__ function that computes a value) is placed as the same value through
+// a local is: counted, and bounds-checked; so is an access guarded by a condition holding one. Figures by
+// hand for one block of 32 threads, n = 20, 4-byte ints in 256-byte aligned buffers (32-byte sectors: 8
+// elements each).
+TEST_F(FrontendMemory, AnIndexHoldingACallThatWritesNothingIsPlaced) {
+  const ir::Kernel k = load(R"(#include <cooperative_groups.h>
+__device__ int idx(int x) { int r = 0; for (int i = 0; i < 2; ++i) r += x; return r; }
+__global__ void k(int *o, const int *in, int n) {
+  int t = threadIdx.x;
+  o[min(t, n - 1)] = in[max(t - 1, 0)];
+  o[abs(t - 16)] = 2;
+  o[t] = in[__umul24(t, 2u)];
+  o[idx(t)] += 3;
+  __shared__ int s[64];
+  s[__shfl_sync(0xffffffffu, t, 0) + 40] = 1;
+  s[cooperative_groups::this_thread_block().thread_rank()] = 2;
+  o[t] = min(t, 5) > 2 ? in[t] : 0;
+}
+)");
+  for (const ir::MemoryAccess& a : k.accesses) EXPECT_EQ(a.reason, "") << a.text;
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, 20)};
+  l.buffer_bytes = {256, 256};
+  const ir::ReplayResult r = ir::replay(k, l);
+  ASSERT_EQ(r.accesses.size(), 11u);
+  // (requests, sectors or wavefronts) per access, in source order.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> figures;
+  for (std::size_t i = 0; i < r.accesses.size(); ++i) {
+    const ir::AccessCounts& c = r.accesses[i];
+    const bool shared =
+        k.bases[static_cast<std::size_t>(k.accesses[i].base)].space == ir::AddressSpace::Shared;
+    figures.emplace_back(static_cast<std::uint64_t>(c.requests),
+                         static_cast<std::uint64_t>(shared ? c.wavefronts : c.sectors));
+    EXPECT_EQ(r.access_faults[i], "") << k.accesses[i].text;
+  }
+  EXPECT_EQ(figures, (std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+                         {1, 3},  // o[min(t, 19)]: elements 0 .. 19, bytes 0 .. 79
+                         {1, 4},  // in[max(t - 1, 0)]: elements 0 .. 30, bytes 0 .. 123
+                         {1, 3},  // o[abs(t - 16)]: elements 0 .. 16, bytes 0 .. 67
+                         {1, 4},  // o[t]
+                         {1, 8},  // in[2 t]: elements 0 .. 62, bytes 0 .. 251
+                         {1, 8},  // o[idx(t)] += 3, its load: o[2 t]
+                         {1, 8},  // and its store
+                         {1, 1},  // s[0 + 40] in every lane: one word, broadcast
+                         {1, 1},  // s[t]: 32 banks, one each
+                         {1, 4},  // o[t]
+                         {1, 4},  // in[t] where min(t, 5) > 2: threads 3 .. 31, bytes 12 .. 127
+                     }));
+  EXPECT_EQ(r.accesses[10].lanes, 29u);
+  // The call is inlined once, before the statement, though its index is lowered twice (+=).
+  EXPECT_EQ(std::count_if(k.stmts.begin(), k.stmts.end(),
+                          [](const ir::Stmt& st) { return st.kind == ir::StmtKind::InlinedCall; }),
+            1);
+}
+
+// An index holding a call that writes something (a local through a reference, memory through an
+// atomic, directly or in a __device__ function) is not placed, the reason naming the call and what
+// it writes; one whose function writes only its own locals is.
+TEST_F(FrontendMemory, AnIndexHoldingACallThatWritesIsNotPlacedNamingTheCall) {
+  const ir::Kernel k = load(R"(
+__device__ int bump(int &j) { j += 1; return j; }
+__device__ int next(int *c) { return atomicAdd(c, 1); }
+__device__ int pure(int x) { int a[2] = {x, 2 * x}; a[0] += 1; return a[1]; }
+__global__ void k(int *o) {
+  int j = threadIdx.x;
+  o[bump(j)] = 1;
+  o[next(o)] = 2;
+  o[atomicAdd(o, 1) + j] = 3;
+  o[pure(j)] = 4;
+}
+)");
+  const std::string effects = " not placed: the index '";
+  Lines memory;  // o's accesses, not the atomics' or the local array's
+  for (const std::string& a : accesses(k))
+    if (a.find(" o[") != std::string::npos || a.find("store global 4 o @") == 0) memory.push_back(a);
+  EXPECT_EQ(memory,
+            (Lines{"store local 4 o[bump(j)]" + effects + "bump(j)' has side effects: 'bump(j)' writes 'j'",
+                   "store local 4 o[next(o)]" + effects +
+                       "next(o)' has side effects: 'next(o)' calls 'atomicAdd(c, 1)', which writes memory",
+                   "store local 4 o[atomicAdd(o, 1) + j]" + effects +
+                       "atomicAdd(o, 1) + j' has side effects: 'atomicAdd(o, 1)' writes memory",
+                   "store global 4 o @ ((int64)pure() * 4:int64)"}));
+}
+
+// An index out of bounds through min or a shuffle is named as through a local: the element and the
+// first thread that makes it.
+TEST_F(FrontendMemory, AnIndexOutOfBoundsThroughACallIsNamed) {
+  // The replay's message for the one statement `body` (at line 5) in a block of 32, o 32 ints.
+  const auto fault = [&](const std::string& body) {
+    const ir::Kernel k = load(
+        "__global__ void k(int *o) {\n  int t = threadIdx.x;\n  __shared__ int s[32];\n"
+        "  int a[4] = {0, 0, 0, 0};\n" +
+        body + "\n  o[t] = a[0];\n}\n");
+    ir::Launch l;
+    l.grid = ir::Dim3{1, 1, 1};
+    l.block = ir::Dim3{32, 1, 1};
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    l.buffer_bytes = {128};
+    try {
+      std::string faults;
+      for (const std::string& f : ir::replay(k, l).access_faults) faults += f;
+      return faults;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_PRED2(
+      contains, fault("  s[__shfl_sync(0xffffffffu, t, 0) + 40] = 1;"),
+      "k.cu:5:3: out of bounds: 's[__shfl_sync(0xffffffffu, t, 0) + 40]' writes element 40 of 's', which "
+      "holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (0, 0, 0)");
+  EXPECT_PRED2(contains, fault("  a[min(t, 5)] = 1;"),
+               "k.cu:5:3: out of bounds: 'a[min(t, 5)]' writes element 4 of 'a', which holds 4 elements of 4 "
+               "bytes (0 to 3), in block (0, 0, 0), thread (4, 0, 0)");
+  EXPECT_PRED2(
+      contains, fault("  o[min(t + 1, 40)] = 2;"),
+      "k.cu:5:3: out of bounds: 'o[min(t + 1, 40)]' writes element 32 of 'o', which holds 32 elements "
+      "of 4 bytes (0 to 31), in block (0, 0, 0), thread (31, 0, 0)");
+}
+
 TEST_F(FrontendMemory, AReferenceToMemoryIsItsAddress) {
   const ir::Kernel k = load(R"(
 __device__ void set(int& x, int v) { x = v; }
