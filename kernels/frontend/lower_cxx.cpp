@@ -156,6 +156,96 @@ bool Lowerer::may_write_memory(const clang::Stmt* s, std::vector<const clang::Fu
   return false;
 }
 
+/// The memory a write to `target` in the body of `frame`'s callee reaches, as the code that made
+/// the call sees it (the callee's parameters stand for their arguments, its `this` for the call's
+/// object, each in the frame they are written in): "thread" for one thread's locals (a plain
+/// local, a local object, a local array), a space as memory_space names it, or "" where not known.
+/// A null frame: the kernel's body.
+std::string Lowerer::space_written(const clang::Expr* target, const CallFrame* frame) const {
+  const clang::Expr* base = strip(target);
+  while (true) {
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base))
+      base = strip(subscript->getBase());
+    else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(base))
+      base = strip(member->getBase());
+    else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(base);
+             op && op->getOpcode() == clang::UO_Deref)
+      base = strip(op->getSubExpr());
+    else
+      break;
+  }
+  if (frame != nullptr && llvm::isa<clang::CXXThisExpr>(base))
+    return frame->object != nullptr ? space_written(frame->object, frame->outer) : "";
+  const clang::VarDecl* var = named_variable(base);
+  if (var == nullptr) return "";
+  const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var);
+  if (frame != nullptr && param != nullptr && param->getDeclContext() == frame->definition) {
+    const unsigned i = param->getFunctionScopeIndex();
+    const bool indirect = param->getType()->isReferenceType() || param->getType()->isPointerType();
+    if (!indirect) return "thread";  // a copy of its argument
+    return i < frame->args.size() ? space_written(frame->args[i], frame->outer) : "";
+  }
+  if (var->hasLocalStorage() && !var->getType()->isReferenceType() && !var->getType()->isPointerType() &&
+      !var->hasAttr<clang::CUDASharedAttr>())
+    return "thread";
+  const std::string space = memory_space(base);
+  return space == "global memory" || space == "shared memory" || space == "constant memory" ? space : "";
+}
+
+/// may_write_memory of a body `s` of `frame`'s callee, but for the memory of `space` alone: writes
+/// known to reach another space or one thread's locals do not count, in the functions it calls too.
+bool Lowerer::may_write_space(const clang::Stmt* s, const std::string& space, const CallFrame& frame) const {
+  if (s == nullptr) return false;
+  if (llvm::isa<clang::AsmStmt>(s)) return true;
+  const clang::Expr* target = nullptr;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && op->isAssignmentOp())
+    target = op->getLHS();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op != nullptr && op->isIncrementDecrementOp())
+    target = op->getSubExpr();
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(s);
+      op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0)
+    target = op->getArg(0);
+  if (target != nullptr) {
+    const std::string reached = space_written(target, &frame);
+    if (reached != "thread" && (reached.empty() || reached == space)) return true;
+  } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    const clang::FunctionDecl* definition = nullptr;
+    if (callee == nullptr || is_syncthreads(callee) || is_group_sync(call)) return true;
+    if (const auto kind = memory_intrinsic(callee); kind && *kind != ir::AccessKind::Load) return true;
+    if (inlinable(callee) && callee->hasBody(definition)) {
+      if (definition == frame.definition) return true;  // recursion: refused where it is lowered
+      const std::vector<const clang::Expr*> args = call_arguments(call, callee);
+      if (may_write_space(definition->getBody(), space,
+                          CallFrame{definition, args, call_object(call), &frame}))
+        return true;
+    }
+  }
+  for (const clang::Stmt* child : s->children())
+    if (may_write_space(child, space, frame)) return true;
+  return false;
+}
+
+/// Whether a const T& parameter of `frame`'s callee bound to `arg`, the reference a member
+/// function of an object in memory returns (`buffer[i]` through `T& operator[](int)`), is its
+/// value copied where it is bound: exact when the callee writes nothing of that memory's space
+/// (and has no barrier) while the parameter lives, as nvcc may read it once.
+bool Lowerer::copies_returned_reference(const clang::Expr* arg, const CallFrame& frame) const {
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(strip(arg));
+  const clang::FunctionDecl* callee = call != nullptr ? call->getDirectCallee() : nullptr;
+  if (callee == nullptr || !callee->getReturnType()->isReferenceType() || forwarded_argument(call) != nullptr)
+    return false;
+  const clang::Expr* object = call_object(call);
+  const std::string space = object != nullptr ? memory_space(object) : "";
+  if (space != "shared memory" && space != "global memory" && space != "constant memory") return false;
+  return !may_write_space(frame.definition->getBody(), space, frame);
+}
+
+/// The frame of the inlined call being lowered; null in the kernel's body.
+const Lowerer::CallFrame* Lowerer::current_frame() const {
+  return inline_frames_.empty() ? nullptr : &inline_frames_.back();
+}
+
 /// Whether `target` is the function's own: a plain local, or an element of a local array.
 static bool own_local(const clang::Expr* target) {
   const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(target->IgnoreParenImpCasts());
@@ -392,7 +482,10 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
     const bool constant = reference && param->getType().getNonReferenceType().isConstQualified();
     std::optional<Binding> shared;  // const int& x bound to an lvalue that may change: that object
-    if (type && constant && writes())
+    const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
+    if (type && constant && writes() &&
+        !copies_returned_reference(
+            arg, CallFrame{definition, args, call_expr ? call_object(call_expr) : nullptr, current_frame()}))
       shared = const_reference_binding(arg, *type, param->getNameAsString(), body);
     if (shared) {
       bindings_[param] = *shared;
@@ -448,6 +541,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   this_stack_.push_back(has_this ? this_object : kUnknownObject);
   const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
   this_exprs_.push_back(has_this && call_expr != nullptr ? call_object(call_expr) : nullptr);
+  inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame()});
   if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
     for (const clang::CXXCtorInitializer* init : constructor->inits())
       initialise_member(init, this_object, body);
@@ -462,6 +556,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   call_stack_.pop_back();
   this_stack_.pop_back();
   this_exprs_.pop_back();
+  inline_frames_.pop_back();
   return k_.inlined_call(function_key(*definition), result, k_.block(body, where), where);
 }
 

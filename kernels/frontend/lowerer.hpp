@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -430,6 +431,16 @@ class Lowerer {
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
   static bool binds_temporary(const clang::Expr* init);
   bool may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
+  struct CallFrame {  // a call about to be inlined: its callee's definition, arguments and object
+    const clang::FunctionDecl* definition;
+    const std::vector<const clang::Expr*>& args;
+    const clang::Expr* object;
+    const CallFrame* outer;  // the frame the arguments and object are written in; null: the caller's
+  };
+  std::string space_written(const clang::Expr* target, const CallFrame* frame) const;
+  bool may_write_space(const clang::Stmt* s, const std::string& space, const CallFrame& frame) const;
+  bool copies_returned_reference(const clang::Expr* arg, const CallFrame& frame) const;
+  const CallFrame* current_frame() const;
   std::optional<Binding> const_reference_binding(const clang::Expr* init, ir::ScalarType type,
                                                  const std::string& name, std::vector<ir::StmtId>& out);
   const clang::Expr* forwarded_argument(const clang::CallExpr* call) const;
@@ -597,6 +608,7 @@ class Lowerer {
   std::vector<int> this_stack_;  // the object of each inlined call (kUnknownObject: none known)
   // The expression each inlined call's object is in its caller (null: none, or a constructor's).
   std::vector<const clang::Expr*> this_exprs_;
+  std::deque<CallFrame> inline_frames_;  // the inlined calls being lowered, innermost last (stable addresses)
   std::set<const clang::VarDecl*> assigned_parameters_;
   std::vector<ir::StmtId> parameter_copies_;
   std::vector<const clang::FunctionDecl*> call_stack_;

@@ -541,6 +541,54 @@ __global__ void k(int* out) {
                "model does not follow");
 }
 
+// A const int& parameter bound to the element a member operator[] of a shared object returns: a
+// copy where it is bound when the callee writes nothing of shared memory while it runs (its writes
+// reach out, global, and its own object's member), as rodinia's dwt2d writers are called: read, and
+// the callee counted (its if: lanes 0 .. 15 of 32, 1 divergent evaluation). A callee that writes
+// the shared object through its own operator[] could change what the reference names: refused.
+TEST_F(FrontendMemory, AConstReferenceToAnAccessorsElementIsACopyWhereTheCalleeCannotChangeIt) {
+  const ir::Kernel k = load(R"(
+struct Buf { int data[64]; __device__ int& operator[](int i) { return data[i]; } };
+struct Writer {
+  int next;
+  __device__ void put(int* o, const int& v, int t) {
+    o[next] = v;
+    next += 32;
+    if (t < 16) o[t] = 1;
+  }
+};
+__global__ void k(int* out) {
+  __shared__ Buf b;
+  Writer w;
+  w.next = threadIdx.x;
+  int t = threadIdx.x;
+  b[t] = 16;
+  __syncthreads();
+  w.put(out, b[t], t);
+}
+)");
+  const ir::StatementCounts c = branch_at(k, 8);
+  EXPECT_EQ(c.warp_evaluations, 1u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 16u);
+  EXPECT_PRED2(contains, refusal(R"(
+struct Buf { int data[64]; __device__ int& operator[](int i) { return data[i]; } };
+__device__ void put(int* o, Buf& s, const int& v, int t) {
+  s[t] = 0;
+  if (t < v) o[t] = 1;
+}
+__global__ void k(int* out) {
+  __shared__ Buf b;
+  int t = threadIdx.x;
+  b[t] = 16;
+  __syncthreads();
+  put(out, b, b[t], t);
+}
+)"),
+               "the const reference 'v' is bound to the reference that 'operator[]' returns, which the "
+               "model does not follow");
+}
+
 // A load or store through a null pointer stops the kernel on the GPU (an illegal address): undefined
 // behaviour, named at the access, in the lanes that make it and only there. The null pointer is a
 // base of its own (MemoryBase::null); a pointer null in some lanes only (`p = o` in lane 31) splits
