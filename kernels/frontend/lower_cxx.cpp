@@ -156,6 +156,18 @@ bool Lowerer::may_write_memory(const clang::Stmt* s, std::vector<const clang::Fu
   return false;
 }
 
+/// What `s` writes, where it is an assignment (built-in or an operator=) or ++/--; null otherwise.
+static const clang::Expr* written_target(const clang::Stmt* s) {
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && op->isAssignmentOp())
+    return op->getLHS();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op != nullptr && op->isIncrementDecrementOp())
+    return op->getSubExpr();
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(s);
+      op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0)
+    return op->getArg(0);
+  return nullptr;
+}
+
 /// The memory a write to `target` in the body of `frame`'s callee reaches, as the code that made
 /// the call sees it (the callee's parameters stand for their arguments, its `this` for the call's
 /// object, each in the frame they are written in): "thread" for one thread's locals (a plain
@@ -197,14 +209,7 @@ std::string Lowerer::space_written(const clang::Expr* target, const CallFrame* f
 bool Lowerer::may_write_space(const clang::Stmt* s, const std::string& space, const CallFrame& frame) const {
   if (s == nullptr) return false;
   if (llvm::isa<clang::AsmStmt>(s)) return true;
-  const clang::Expr* target = nullptr;
-  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && op->isAssignmentOp())
-    target = op->getLHS();
-  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op != nullptr && op->isIncrementDecrementOp())
-    target = op->getSubExpr();
-  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(s);
-      op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0)
-    target = op->getArg(0);
+  const clang::Expr* target = written_target(s);
   if (target != nullptr) {
     const std::string reached = space_written(target, &frame);
     if (reached != "thread" && (reached.empty() || reached == space)) return true;
@@ -261,14 +266,7 @@ static bool own_local(const clang::Expr* target) {
 std::string Lowerer::body_effect(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const {
   if (s == nullptr) return "";
   if (llvm::isa<clang::AsmStmt>(s)) return "holds inline assembly";
-  const clang::Expr* target = nullptr;
-  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && op->isAssignmentOp())
-    target = op->getLHS();
-  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op != nullptr && op->isIncrementDecrementOp())
-    target = op->getSubExpr();
-  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(s);
-      op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0)
-    target = op->getArg(0);
+  const clang::Expr* target = written_target(s);
   if (target != nullptr && !own_local(target)) return "writes '" + text(target) + "'";
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
     const std::string effect = call_effect(call, seen);
