@@ -369,8 +369,11 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   std::uint64_t store_sequence_ = 0;
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
   /// Whether `a` goes through the null pointer (MemoryBase::null); then the fault is kept for
-  /// `lanes`, the lanes that make it.
-  bool null_access(const CompiledAccess& a, LaneMask lanes);
+  /// `lanes`, the lanes that make it (null_fault). Inline: every access asks.
+  bool null_access(const CompiledAccess& a, LaneMask lanes) {
+    return k_.bases[static_cast<std::size_t>(a.base)].null && null_fault(a, lanes);
+  }
+  bool null_fault(const CompiledAccess& a, LaneMask lanes);
   InvalidInput null_pointer_error(const MemoryAccess& access, int lane) const;
   std::string out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const;
   InvalidInput out_of_bounds_error(const MemoryAccess& access, std::int64_t at, int lane) const;

@@ -919,8 +919,7 @@ void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t off
                                             " (the GPU stops the kernel there) in " + block_and_thread(lane));
 }
 
-bool WarpMachine::null_access(const CompiledAccess& a, LaneMask lanes) {
-  if (!k_.bases[static_cast<std::size_t>(a.base)].null) return false;
+bool WarpMachine::null_fault(const CompiledAccess& a, LaneMask lanes) {
   fault(static_cast<std::size_t>(a.id),
         null_pointer_error(k_.accesses[static_cast<std::size_t>(a.id)], lowest_lane(lanes)).what());
   return true;
