@@ -13,7 +13,8 @@ namespace warpdiv::testing {
 
 inline const std::string kZoo = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/";
 inline const std::string kNaive = kZoo + "naive_matmul.cu";
-inline const std::vector<std::string> kNaiveLaunch = {"--grid", "7,7", "--block", "16,16", "--arg", "Width=100"};
+inline const std::vector<std::string> kNaiveLaunch = {"--grid", "7,7",   "--block",
+                                                      "16,16",  "--arg", "Width=100"};
 
 inline bool reads_sources() {
   static const bool reads = [] {
