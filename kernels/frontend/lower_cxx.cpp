@@ -174,18 +174,7 @@ static const clang::Expr* written_target(const clang::Stmt* s) {
 /// local, a local object, a local array), a space as memory_space names it, or "" where not known.
 /// A null frame: the kernel's body.
 std::string Lowerer::space_written(const clang::Expr* target, const CallFrame* frame) const {
-  const clang::Expr* base = strip(target);
-  while (true) {
-    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base))
-      base = strip(subscript->getBase());
-    else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(base))
-      base = strip(member->getBase());
-    else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(base);
-             op && op->getOpcode() == clang::UO_Deref)
-      base = strip(op->getSubExpr());
-    else
-      break;
-  }
+  const clang::Expr* base = lvalue_base(target);
   if (frame != nullptr && llvm::isa<clang::CXXThisExpr>(base))
     return frame->object != nullptr ? space_written(frame->object, frame->outer) : "";
   const clang::VarDecl* var = named_variable(base);

@@ -13,9 +13,9 @@ std::string Lowerer::memory_space(const clang::Expr* e) const {
   return memory_space_in(e, this_exprs_.size());
 }
 
-/// memory_space() of `e` as written in the function the first `frames` inlined calls lead to: its
-/// `this` is the object that call was made on, in its caller.
-std::string Lowerer::memory_space_in(const clang::Expr* e, std::size_t frames) const {
+/// What the lvalue `e` is part of: through subscripts, members, `*` and pointer arithmetic to the
+/// array, object or pointer it starts from (a variable, `this`, a call ...).
+const clang::Expr* lvalue_base(const clang::Expr* e) {
   const clang::Expr* base = strip(e);
   while (true) {
     if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base)) {
@@ -29,9 +29,15 @@ std::string Lowerer::memory_space_in(const clang::Expr* e, std::size_t frames) c
                arith != nullptr && arith->getType()->isPointerType()) {
       base = strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
     } else {
-      break;
+      return base;
     }
   }
+}
+
+/// memory_space() of `e` as written in the function the first `frames` inlined calls lead to: its
+/// `this` is the object that call was made on, in its caller.
+std::string Lowerer::memory_space_in(const clang::Expr* e, std::size_t frames) const {
+  const clang::Expr* base = lvalue_base(e);
   if (llvm::isa<clang::CXXThisExpr>(base) && frames > 0 && this_exprs_[frames - 1] != nullptr)
     return memory_space_in(this_exprs_[frames - 1], frames - 1);
   const clang::VarDecl* var = named_variable(base);

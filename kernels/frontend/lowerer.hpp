@@ -48,6 +48,7 @@ inline ir::ScalarType promoted(ir::ScalarType type) {
 }
 
 inline const clang::Expr* strip(const clang::Expr* e) { return e->IgnoreParenImpCasts(); }
+const clang::Expr* lvalue_base(const clang::Expr* e);
 
 /// Whether evaluating `e` can neither fail, read memory, call nor change anything: names of
 /// local variables and parameters, literals, comparisons, logical and bitwise operators.
