@@ -904,7 +904,10 @@ Finding unreadable_kernel(const std::string& check, const std::string& file, con
     f.line = reason.location().line;
     f.column = reason.location().column;
   }
-  f.message = "cannot check this kernel: " + sim::one_line(reason.message());
+  // Undefined behaviour is a finding about the kernel; anything else, about what warpdiv could read.
+  f.message = std::string(reason.category() == Category::undefined ? "the kernel stops: "
+                                                                   : "cannot check this kernel: ") +
+              sim::one_line(reason.message());
   f.figures.emplace_back("category", category_name(reason.category()));
   return f;
 }
@@ -915,7 +918,7 @@ std::size_t CheckOutcome::failing() const {
 }
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
-  std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, suppressed = 0, unjudged = 0;
+  std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, undefined = 0, suppressed = 0, unjudged = 0;
   static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
     if (f.suppressed) {
@@ -926,8 +929,12 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
     if (f.line > 0) out << f.line << ':' << f.column << ':';
     out << ' ' << kLevels[static_cast<int>(f.level)] << ": " << sim::one_line(f.message) << " (check "
         << sim::quote_value(f.check) << ") [" << f.rule << "]\n";
-    if (f.rule.rfind("warpdiv-", 0) == 0)
-      ++unreadable;  // a diagnostic stopped the kernel
+    if (f.rule.rfind("warpdiv-", 0) == 0)  // a diagnostic stopped the kernel
+      ++(std::find(f.figures.begin(), f.figures.end(),
+                   std::pair<std::string, std::string>("category", category_name(Category::undefined))) !=
+                 f.figures.end()
+             ? undefined
+             : unreadable);
     else if (f.level == FindingLevel::note)
       ++notes;
     else if (f.rule.find("regressed") != std::string::npos)
@@ -942,6 +949,8 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
   };
   out << "warpdiv check: " << plural(outcome.kernels, "kernel", "kernels") << ", "
       << plural(outcome.statements, "statement", "statements") << ": ";
+  if (undefined > 0)
+    out << plural(undefined, "kernel with undefined behaviour", "kernels with undefined behaviour") << ", ";
   if (unreadable > 0) out << plural(unreadable, "kernel unreadable", "kernels unreadable") << ", ";
   out << plural(limits, "limit crossed", "limits crossed");
   if (unjudged > 0) out << ", " << plural(unjudged, "statement not judged", "statements not judged");

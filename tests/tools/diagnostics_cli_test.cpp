@@ -114,14 +114,17 @@ TEST(DiagnosticsCli, CheckFindingsAndSarifCarryTheDiagnostic) {
              "[[kernel]]\nfile = \"dd.cu\"\ngrid = 1\nblock = 32\n");
   const CliResult r = run_warpdiv({"check", dir.file("c.toml"), "--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("oob.cu:2:3: error: cannot check this kernel: out of bounds: 'a[threadIdx.x + 1]'"),
+  EXPECT_NE(r.out.find("oob.cu:2:3: error: the kernel stops: out of bounds: "
+                       "'a[threadIdx.x + 1]'"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("(check 'oob') [warpdiv-out-of-bounds]\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("dd.cu:2:3: warning: cannot check this kernel: data-dependent branch"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("2 kernels unreadable, 0 limits crossed: FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 kernel with undefined behaviour, 1 kernel unreadable, 0 limits crossed: FAILED"),
+            std::string::npos)
+      << r.out;
   const nlohmann::json sarif = nlohmann::json::parse(read_file(dir.file("o.sarif")));
   const nlohmann::json& run = sarif.at("runs").at(0);
   std::vector<std::string> rule_ids;
