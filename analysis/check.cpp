@@ -918,7 +918,8 @@ std::size_t CheckOutcome::failing() const {
 }
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
-  std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, undefined = 0, suppressed = 0, unjudged = 0;
+  std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, undefined = 0, suppressed = 0,
+              unjudged = 0;
   static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
     if (f.suppressed) {
