@@ -84,10 +84,14 @@ class StopSignals {
     struct sigaction action {};
     action.sa_handler = note_stop_signal;
     sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+    // A signal ignored by whoever started us (nohup, a script's background job) stays ignored.
+    for (std::size_t i = 0; i < kSignals.size(); ++i)
+      caught_[i] = sigaction(kSignals[i], nullptr, &previous_[i]) == 0 &&
+                   previous_[i].sa_handler != SIG_IGN && sigaction(kSignals[i], &action, &previous_[i]) == 0;
   }
   ~StopSignals() {
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+    for (std::size_t i = 0; i < kSignals.size(); ++i)
+      if (caught_[i]) sigaction(kSignals[i], &previous_[i], nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
@@ -95,6 +99,7 @@ class StopSignals {
  private:
   static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
   std::array<struct sigaction, 3> previous_{};
+  std::array<bool, 3> caught_{};
 };
 
 // Runs argv[0] (searched on PATH when it has no '/') without a shell, in a process group of its

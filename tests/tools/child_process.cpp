@@ -47,6 +47,7 @@ pid_t spawn_warpdiv(const std::vector<std::string>& args, const ChildSetup& setu
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) ::signal(s, SIG_DFL);
+  for (int s : setup.ignored) ::signal(s, SIG_IGN);
   ::execv(argv[0], argv.data());
   ::_exit(127);
 }

@@ -14,9 +14,11 @@ struct ChildSetup {
   int stdout_fd = -1;              // else this descriptor (a pipe's end), if >= 0; else /dev/null
   std::string stderr_path;         // a file for standard error, if not empty; else /dev/null
   long long file_size_limit = -1;  // RLIMIT_FSIZE in bytes (SIGXFSZ beyond it), -1 for none
+  std::vector<int> ignored;        // signals it starts with ignored (as nohup or a script's `&` leave them)
 };
 
-/// Starts warpdiv with `args`, signal dispositions at their defaults and no core dumps.
+/// Starts warpdiv with `args`, signal dispositions at their defaults (but `setup.ignored`) and no
+/// core dumps.
 pid_t spawn_warpdiv(const std::vector<std::string>& args, const ChildSetup& setup);
 
 struct ChildEnd {

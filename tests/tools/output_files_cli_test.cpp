@@ -588,6 +588,36 @@ TEST(OutputFilesCli, SignalsDuringALongReplayLeaveNoTemporaryFile) {
   }
 }
 
+// A signal ignored when warpdiv started (nohup, a script's background job) stays ignored while the
+// replay runs (which catches Ctrl-C itself): the run ends as if it had not come, exit 0, its file
+// written. The replay of 4,096,000 threads through 300 iterations takes some 3 s on one core.
+TEST(OutputFilesCli, SignalsIgnoredAtTheStartStayIgnoredDuringAReplay) {
+  // SIGTERM and SIGHUP are caught only by the output files, which leave an ignored one ignored.
+  for (const int signal_number : {SIGINT}) {
+    SCOPED_TRACE(strsignal(signal_number));
+    TempDir dir;
+    write_file(dir.file("k.cu"),
+               "__global__ void k(int *o, int n) {\n  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  for (int i = 0; i < n; i++)\n    if ((t + i) % 3 == 0) o[t] += i;\n}\n");
+    write_file(dir.file("r.csv"), "precious\n");
+    ChildSetup setup;
+    setup.ignored = {signal_number};
+    const pid_t pid = spawn_warpdiv({"analyze", dir.file("k.cu"), "--grid", "4000", "--block", "1024",
+                                     "--arg", "n=300", "--engine", "replay", "--csv", dir.file("r.csv")},
+                                    setup);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (temporary_files(dir.path()).empty() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(temporary_files(dir.path()).size(), 1u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_EQ(::kill(pid, signal_number), 0);
+    const ChildEnd end = wait_for(pid);
+    EXPECT_EQ(end.exit_status, 0) << "signal " << end.signal;
+    EXPECT_EQ(read_file(dir.file("r.csv")).rfind("file,line,", 0), 0u);
+    EXPECT_EQ(dir.entries(), (std::vector<std::string>{"k.cu", "r.csv"}));
+  }
+}
+
 // Ctrl-C once the CSV of a --by-iteration count is being written (its temporary file past 4 MiB):
 // the write stops, exit 130 with one line, and neither the output nor a temporary file is left.
 // The kernel's loop runs 400,000 iterations, one CSV row per iteration for each of its statements

@@ -25,6 +25,8 @@ SigintHandler::SigintHandler() {
   action.sa_handler = on_sigint;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
+  // A SIGINT ignored by whoever started us (nohup, a script's background job) stays ignored.
+  if (::sigaction(SIGINT, nullptr, &previous_) != 0 || previous_.sa_handler == SIG_IGN) return;
   installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
 }
 
