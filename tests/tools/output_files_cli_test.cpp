@@ -733,12 +733,13 @@ TEST(OutputFilesCli, CtrlCDuringACompileLeavesNoFolder) {
                "--list-gpu-code) echo sm_90;;\n*) touch \"$TMPDIR/left\"; touch '" +
                    dir.file("started") + "'; sleep 60;;\nesac\n");
     ::chmod(dir.file("nvcc").c_str(), 0755);
-    const CliResult r =
-        run_shell("cd '" + dir.path() + "' && (TMPDIR='" + dir.file("tmp") + "' WARPDIV_NVCC='" +
-                  dir.file("nvcc") + "' '" + warpdiv_binary() +
-                  "' occupancy k.cu --block 32 --gpu h100 --csv o.csv & pid=$!; "
-                  "for i in $(seq 200); do [ -e started ] && break; sleep 0.05; done; kill -" +
-                  signal + " $pid; wait $pid)");
+    // warpdiv in the foreground (a background job of a script starts with SIGINT ignored, which
+    // warpdiv then leaves ignored), signalled from a background loop once the compiler started.
+    write_file(dir.file("run.sh"),
+               "( for i in $(seq 200); do [ -e started ] && break; sleep 0.05; done; kill -" + signal +
+                   " $$ ) &\nexec env TMPDIR='" + dir.file("tmp") + "' WARPDIV_NVCC='" + dir.file("nvcc") +
+                   "' '" + warpdiv_binary() + "' occupancy k.cu --block 32 --gpu h100 --csv o.csv\n");
+    const CliResult r = run_shell("cd '" + dir.path() + "' && sh run.sh");
     EXPECT_EQ(r.status, status) << r.err;
     EXPECT_TRUE(std::filesystem::exists(dir.file("started")));
     EXPECT_TRUE(std::filesystem::is_empty(dir.file("tmp")));
