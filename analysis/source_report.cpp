@@ -42,29 +42,6 @@ bool is_condition(ir::StmtKind kind) {
   return kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch;
 }
 
-// Per statement, where the __device__ function it belongs to was inlined: "FILE:LINE:COL" of the
-// innermost call, then the calls around it (" < "); "" outside inlined functions.
-std::vector<std::string> call_sites(const ir::Kernel& kernel) {
-  std::vector<std::string> at(kernel.stmts.size());
-  std::vector<std::pair<ir::StmtId, std::string>> todo{{kernel.root, ""}};
-  while (!todo.empty()) {
-    auto [id, chain] = std::move(todo.back());
-    todo.pop_back();
-    if (id == ir::kNone || static_cast<std::size_t>(id) >= kernel.stmts.size()) continue;
-    const ir::Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
-    at[static_cast<std::size_t>(id)] = chain;
-    for (const ir::StmtId c : s.children) todo.emplace_back(c, chain);
-    for (const ir::StmtId c : {s.init, s.then_stmt, s.else_stmt, s.step}) todo.emplace_back(c, chain);
-    if (s.kind != ir::StmtKind::InlinedCall) {
-      todo.emplace_back(s.body, chain);
-      continue;
-    }
-    const std::string here = ir::location(kernel, s.range);
-    todo.emplace_back(s.body, chain.empty() ? here : here + " < " + chain);
-  }
-  return at;
-}
-
 SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementCounts& counts,
                    int warp_size) {
   const ir::Stmt& stmt = kernel.stmts[static_cast<std::size_t>(id)];
@@ -361,7 +338,7 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   report.memory = make_memory_section(kernel, result, options.memory_not_counted);
   report.incomplete = incomplete_memory(report.memory);
 
-  const std::vector<std::string> inlined_at = call_sites(kernel);
+  const std::vector<std::string> inlined_at = ir::call_sites(kernel);
   const auto row_of = [&](ir::StmtId id, const ir::StatementCounts& counts) {
     SourceRow row = make_row(kernel, id, counts, launch.warp_size);
     row.inlined_at = inlined_at[static_cast<std::size_t>(id)];

@@ -254,7 +254,10 @@ std::string Lowerer::text(const clang::Stmt* s) const { return source_text(conte
 }
 
 [[noreturn]] void Lowerer::refuse(Diag diag, const clang::Stmt* at, const std::string& what) const {
-  throw InvalidInput(diag, source_location_of(sources_, at->getBeginLoc()), what);
+  // Something without a place of its own (an implicit value): the innermost around it that has one.
+  const clang::SourceLocation place =
+      at->getBeginLoc().isValid() || places_.empty() ? at->getBeginLoc() : places_.back()->getBeginLoc();
+  throw InvalidInput(diag, source_location_of(sources_, place), what);
 }
 
 /// Declared in the prelude or another of warpdiv's built-in headers (<cooperative_groups.h>),

@@ -219,10 +219,11 @@ ir::ExprId Lowerer::lower_int(const clang::Expr* e) {
     value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
     return k_.floating_constant(*type, value.convertToDouble(), where);
   }
-  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e) ||
-      llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::TypeTraitExpr>(e)) {
+  // A value-initialised scalar (a member left out of `S v{}`, `float()`): a zero of its type.
+  if (llvm::isa<clang::ImplicitValueInitExpr>(e) || llvm::isa<clang::CXXScalarValueInitExpr>(e))
+    return ir::is_floating(*type) ? k_.floating_constant(*type, 0.0, where) : k_.constant(*type, 0, where);
+  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) || llvm::isa<clang::TypeTraitExpr>(e))
     return evaluated(e, *type);
-  }
   if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
   if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) return lower_ref(ref, *type);
   if (const auto* member = dyn_cast<clang::MemberExpr>(e)) return lower_member(member, *type);

@@ -312,7 +312,20 @@ class Lowerer {
   /// exhaust the stack.
   struct Deeper {
     Deeper(Lowerer& lowerer, const clang::Stmt* at) : lowerer_(lowerer) {
-      if (++lowerer_.depth_ <= kMaxNesting) return;
+      if (++lowerer_.depth_ > kMaxNesting) too_deep(at);
+      // Where a refusal of something without a place of its own (an implicit value) is put.
+      if (at->getBeginLoc().isValid()) {
+        lowerer_.places_.push_back(at);
+        placed_ = true;
+      }
+    }
+    ~Deeper() {
+      --lowerer_.depth_;
+      if (placed_) lowerer_.places_.pop_back();
+    }
+    Deeper(const Deeper&) = delete;
+    Deeper& operator=(const Deeper&) = delete;
+    [[noreturn]] void too_deep(const clang::Stmt* at) {
       const auto presumed =
           lowerer_.sources_.getPresumedLoc(lowerer_.sources_.getExpansionLoc(at->getBeginLoc()));
       const std::string where = presumed.isInvalid() ? std::string("<unknown>")
@@ -325,10 +338,8 @@ class Lowerer {
                              "included) at most " +
                              std::to_string(kMaxNesting) + " levels deep");
     }
-    ~Deeper() { --lowerer_.depth_; }
-    Deeper(const Deeper&) = delete;
-    Deeper& operator=(const Deeper&) = delete;
     Lowerer& lowerer_;
+    bool placed_ = false;
   };
 
   /// While alive, calls of __device__ functions are refused (they would not run exactly once).
@@ -616,10 +627,11 @@ class Lowerer {
   std::vector<ir::StmtId>* hoisted_ = nullptr;
   Deferred* deferred_ = nullptr;
   const char* no_hoist_ = nullptr;
-  int depth_ = 0;               // Deeper's count
-  Pending* pending_ = nullptr;  // what the statement being lowered accesses
-  std::vector<Guard> guards_;   // the arms and right operands being scanned
-  int quiet_ = 0;               // Quiet's count
+  int depth_ = 0;                           // Deeper's count
+  std::vector<const clang::Stmt*> places_;  // Deeper's statements and expressions that have a place
+  Pending* pending_ = nullptr;              // what the statement being lowered accesses
+  std::vector<Guard> guards_;               // the arms and right operands being scanned
+  int quiet_ = 0;                           // Quiet's count
   std::unordered_map<const clang::VarDecl*, std::int32_t> variable_bases_;
   std::map<std::int32_t, std::int32_t> parameter_bases_;  // kernel parameter index -> base
   std::int32_t null_base_ = ir::kNone;                    // null_base()

@@ -608,13 +608,19 @@ void ClassRecorder::jump_counters(const AcceleratedLoop& acc, const Stmt& s, std
       if (!(a.defined[c] >> l & 1)) continue;
       const Wide step = math(b.values[c][l]) - math(a.values[c][l]);
       Wide value = math(a.values[c][l]) + step * Wide{last - k};
-      if (is_signed(type) && (value < low || value > high))
+      if (is_signed(type) && (value < low || value > high)) {
+        // The first iteration to enter with a value past the range: the one before it (counted
+        // from 1, the iteration it enters as counted from 0) passed it.
+        const Wide start = math(a.values[c][l]);
+        const Wide first = Wide{k} + (step > 0 ? (high - start) / step : (start - low) / -step) + 1;
         throw InvalidInput(
             Diag::undefined_arithmetic, source_location(m_.kernel(), s.range),
             "undefined behaviour: " + m_.kernel().locals[x].name + " overflows its type (" + name(type) +
-                ") in iterations " + std::to_string(k + 1) + " to " + std::to_string(last) +
-                " of this loop, in block (" + std::to_string(m_.block_index()[0]) + ", " +
-                std::to_string(m_.block_index()[1]) + ", " + std::to_string(m_.block_index()[2]) + ")");
+                ") in iteration " + std::to_string(static_cast<std::uint64_t>(first)) +
+                " of this loop (counted from 1), in block (" + std::to_string(m_.block_index()[0]) + ", " +
+                std::to_string(m_.block_index()[1]) + ", " + std::to_string(m_.block_index()[2]) + ")" +
+                inlined_at_statement(m_.kernel(), static_cast<StmtId>(&s - m_.kernel().stmts.data())));
+      }
       if (!is_signed(type)) value &= high;
       entering[c][l] = normalise(type, static_cast<std::uint64_t>(value));
     }

@@ -441,7 +441,12 @@ std::string WarpMachine::running_loop() const {
 
 void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes) const {
   throw InvalidInput(Diag::undefined_arithmetic, source_location(k_, k_.exprs[expr].range),
-                     "undefined behaviour: " + what + " in " + block_and_thread(lowest_lane(lanes)));
+                     "undefined behaviour: " + what + " in " + block_and_thread(lowest_lane(lanes)) +
+                         inlined_at_expression(k_, expr));
+}
+
+std::string WarpMachine::inlined_at(const MemoryAccess& access) const {
+  return inlined_at_access(k_, static_cast<std::int32_t>(&access - k_.accesses.data()));
 }
 
 // ---------------------------------------------------------------------------------------------

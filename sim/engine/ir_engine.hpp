@@ -445,6 +445,8 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   bool same_state(const RepeatWatch& w, LaneMask in) const;
   [[noreturn]] void never_ends(StmtId loop, LaneMask in, std::uint64_t period) const;
   std::string block_and_thread(int lane) const;
+  /// " (inlined at CALLS)" for an access of an inlined function's body (ir::inlined_at_access), "".
+  std::string inlined_at(const MemoryAccess& access) const;
   std::string running_loop() const;  // " in the for loop at FILE:LINE:COL (block ..., warp N)"
   [[noreturn]] void undefined(ExprId expr, const std::string& what, LaneMask lanes) const;
 

@@ -560,7 +560,7 @@ void WarpMachine::check_place(const KeptAccess& a, std::int64_t at, int lane, co
                            " bytes at byte " + std::to_string(at) + " of '" +
                            k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
                            std::to_string(a.width) + " (the GPU stops the kernel there) in " +
-                           block_and_thread(lane));
+                           block_and_thread(lane) + inlined_at(access));
 }
 
 std::uint64_t WarpMachine::thread_of(int lane) const {
@@ -645,7 +645,8 @@ void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& off
           throw InvalidInput(Diag::uninitialized_read, source_location(k_, access.range),
                              "read of local memory never written: '" + access.text + "' reads " +
                                  shared_element(a.base, at, a.width) +
-                                 ", which this thread has not written, in " + block_and_thread(lane));
+                                 ", which this thread has not written, in " + block_and_thread(lane) +
+                                 inlined_at(access));
       continue;
     }
     const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
@@ -669,7 +670,8 @@ std::uint64_t WarpMachine::local_load(const MemoryAccess& a, std::int64_t at, in
       throw InvalidInput(Diag::uninitialized_read, source_location(k_, a.range),
                          "read of local memory never written: '" + a.text + "' reads " +
                              shared_element(a.base, at, static_cast<int>(a.width)) +
-                             ", which this thread has not written, in " + block_and_thread(lane));
+                             ", which this thread has not written, in " + block_and_thread(lane) +
+                             inlined_at(a));
   std::uint64_t value = 0;
   std::memcpy(&value, local_bytes_.data() + x, a.width);
   return normalise(type, value);
@@ -857,7 +859,7 @@ void WarpMachine::unwritten(const MemoryAccess& a, std::int64_t at, int byte, in
     sh.pending_message = location(k_, a.range) + ": read of shared memory never written: '" + a.text +
                          "' reads " + shared_element(a.base, at, static_cast<int>(a.width)) +
                          ", and no thread of the block writes byte " + std::to_string(at + byte) +
-                         " before it, in " + block_and_thread(lane);
+                         " before it, in " + block_and_thread(lane) + inlined_at(a);
   }
   throw UnwrittenRead{};
 }
@@ -880,7 +882,7 @@ void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writ
                          shared_element(a.base, at, a.width) + " in warp " + std::to_string(warp_) +
                          ", which " + who + (other_writes ? " wrote" : " read") + " ('" + other.text +
                          "' at " + location(k_, other.range) + ") with no __syncthreads() between them, in " +
-                         block_and_thread(lane));
+                         block_and_thread(lane) + inlined_at(access));
 }
 
 std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, int lane,
@@ -933,7 +935,7 @@ InvalidInput WarpMachine::null_pointer_error(const MemoryAccess& access, int lan
                                                               : "updates ") +
                           std::to_string(access.width) +
                           " bytes through a null pointer (the GPU stops the kernel there) in " +
-                          block_and_thread(lane));
+                          block_and_thread(lane) + inlined_at(access));
 }
 
 void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
@@ -988,7 +990,7 @@ InvalidInput WarpMachine::out_of_bounds_error(const MemoryAccess& access, std::i
                           (access.kind == AccessKind::Load    ? "reads "
                            : access.kind == AccessKind::Store ? "writes "
                                                               : "updates ") +
-                          where + ", in " + block_and_thread(lane));
+                          where + ", in " + block_and_thread(lane) + inlined_at(access));
 }
 
 // A load whose value the model computes (Expr::access; RunContext::base_data): each active lane's
@@ -1056,7 +1058,7 @@ WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const 
                              " bytes at byte " + std::to_string(at) + " of '" +
                              k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
                              std::to_string(width) + " (the GPU stops the kernel there) in " +
-                             block_and_thread(lane));
+                             block_and_thread(lane) + inlined_at(a));
     std::uint64_t value = 0;  // little-endian, as on the GPU (and this host)
     if (data == nullptr) return std::uint64_t{0};
     const char* element = data->data() + at;

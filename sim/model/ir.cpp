@@ -658,6 +658,71 @@ std::optional<std::uint32_t> number_before(const std::string& text, std::size_t&
 
 }  // namespace
 
+std::vector<std::string> call_sites(const Kernel& kernel) {
+  std::vector<std::string> at(kernel.stmts.size());
+  std::vector<std::pair<StmtId, std::string>> todo{{kernel.root, ""}};
+  while (!todo.empty()) {
+    auto [id, chain] = std::move(todo.back());
+    todo.pop_back();
+    if (id == kNone || static_cast<std::size_t>(id) >= kernel.stmts.size()) continue;
+    const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
+    at[static_cast<std::size_t>(id)] = chain;
+    for (const StmtId c : s.children) todo.emplace_back(c, chain);
+    for (const StmtId c : {s.init, s.then_stmt, s.else_stmt, s.step}) todo.emplace_back(c, chain);
+    if (s.kind != StmtKind::InlinedCall) {
+      todo.emplace_back(s.body, chain);
+      continue;
+    }
+    const std::string here = location(kernel, s.range);
+    todo.emplace_back(s.body, chain.empty() ? here : here + " < " + chain);
+  }
+  return at;
+}
+
+std::string inlined_at_statement(const Kernel& kernel, StmtId statement) {
+  if (statement == kNone || static_cast<std::size_t>(statement) >= kernel.stmts.size()) return "";
+  const std::string chain = call_sites(kernel)[static_cast<std::size_t>(statement)];
+  return chain.empty() ? "" : " (inlined at " + chain + ")";
+}
+
+std::string inlined_at_expression(const Kernel& kernel, ExprId expression) {
+  // The first statement whose expressions (its value, its accesses' and flops') reach it.
+  std::vector<bool> seen(kernel.exprs.size(), false);
+  const auto reaches = [&](ExprId root) {
+    std::vector<ExprId> todo{root};
+    while (!todo.empty()) {
+      const ExprId e = todo.back();
+      todo.pop_back();
+      if (e == expression) return true;
+      if (e == kNone || static_cast<std::size_t>(e) >= kernel.exprs.size() ||
+          seen[static_cast<std::size_t>(e)])
+        continue;
+      seen[static_cast<std::size_t>(e)] = true;
+      for (const ExprId o : kernel.exprs[static_cast<std::size_t>(e)].operands) todo.push_back(o);
+    }
+    return false;
+  };
+  for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
+    const Stmt& stmt = kernel.stmts[s];
+    std::vector<ExprId> roots{stmt.value};
+    for (const std::int32_t a : stmt.accesses) {
+      const MemoryAccess& m = kernel.accesses[static_cast<std::size_t>(a)];
+      roots.insert(roots.end(), {m.offset, m.guard, m.value, m.compare});
+    }
+    for (const FloatOps& f : stmt.flops) roots.push_back(f.guard);
+    for (const ExprId r : roots)
+      if (r != kNone && reaches(r)) return inlined_at_statement(kernel, static_cast<StmtId>(s));
+  }
+  return "";
+}
+
+std::string inlined_at_access(const Kernel& kernel, std::int32_t access) {
+  for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
+    for (const std::int32_t a : kernel.stmts[s].accesses)
+      if (a == access) return inlined_at_statement(kernel, static_cast<StmtId>(s));
+  return "";
+}
+
 InvalidInput located(Diag diag, const Kernel& kernel, const std::string& text) {
   for (const SourceFile& file : kernel.files) {
     if (file.path.empty() || text.compare(0, file.path.size() + 1, file.path + ":") != 0) continue;

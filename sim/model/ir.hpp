@@ -571,6 +571,15 @@ void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parame
 std::string location(const Kernel& kernel, const SourceRange& range);
 /// The same place as a diagnostic's location (line 0, unknown, without one).
 SourceLocation source_location(const Kernel& kernel, const SourceRange& range);
+/// Per statement, where the __device__ function it belongs to was inlined: "FILE:LINE:COL" of the
+/// innermost call, then the calls around it (" < "); "" outside inlined functions. By StmtId.
+std::vector<std::string> call_sites(const Kernel& kernel);
+/// " (inlined at CALLS)", as call_sites() writes them, for what a statement, an expression or an
+/// access of an inlined function's body does (undefined behaviour met there: which call met it);
+/// "" outside inlined functions.
+std::string inlined_at_statement(const Kernel& kernel, StmtId statement);
+std::string inlined_at_expression(const Kernel& kernel, ExprId expression);
+std::string inlined_at_access(const Kernel& kernel, std::int32_t access);
 /// A message kept as text and thrown later ("FILE:LINE:COL: undefined behaviour: ..."), as the
 /// diagnostic `diag` with its place apart when it starts with location() of one of the kernel's
 /// files; else whole, without a place.
