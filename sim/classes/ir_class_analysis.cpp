@@ -796,7 +796,8 @@ class Analyser::State {
   std::size_t symbols_;
   std::array<std::int64_t, 3> warp_steps_;  // d threadIdx.{x, y, z} / d warp (0: none)
   std::vector<ExprId> origins_;
-  std::vector<std::vector<ExprId>> checks_;  // [StmtId]: checked_values
+  /// [StmtId]: values evaluated only for their undefined behaviour (checked_values).
+  std::vector<std::vector<ExprId>> checks_;
   std::vector<int> loop_symbol_;      // [StmtId]
   std::vector<int> variable_symbol_;  // [LocalId]
   std::vector<Form> locals_;

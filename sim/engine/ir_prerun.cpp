@@ -65,8 +65,8 @@ class Probe {
   /// `compressed`: loops where the probe stops, their work not bounded from below (the class
   /// engine's iteration classes); none where null.
   Probe(const Kernel& k, const Launch& l, const std::vector<ExprId>& origins,
-        const std::vector<std::vector<ExprId>>& checks, std::map<StmtId, std::optional<CountedLoop>>& shapes, const std::vector<bool>* compressed, Dim3 block,
-        std::uint64_t thread)
+        const std::vector<std::vector<ExprId>>& checks, std::map<StmtId, std::optional<CountedLoop>>& shapes,
+        const std::vector<bool>* compressed, Dim3 block, std::uint64_t thread)
       : k_(k),
         l_(l),
         origins_(origins),
@@ -692,7 +692,10 @@ class Prober {
  public:
   Prober(const Kernel& k, const Launch& l, std::optional<std::uint32_t> only_warp,
          const std::vector<bool>* compressed = nullptr)
-      : k_(k), l_(l), only_warp_(only_warp), compressed_(compressed),
+      : k_(k),
+        l_(l),
+        only_warp_(only_warp),
+        compressed_(compressed),
         origins_(opaque_origins(k)),
         checks_(checked_values(k, origins_)) {}
 

@@ -176,7 +176,7 @@ struct LaunchPlan {
   std::vector<StmtId> innermost_loop;  // [StmtId]
   std::vector<std::int32_t> barrier;   // [StmtId]: barrier index, or kNone
   int barriers = 0;
-  std::vector<std::uint8_t> skip_value;      // [StmtId]: the assigned value is opaque (not computed)
+  std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
   /// [StmtId]: values the statement evaluates only for their undefined behaviour (checked_values).
   std::vector<std::vector<ExprId>> checks;
   std::vector<std::uint8_t> has_memory;      // [StmtId]: memory[id] has work

@@ -804,15 +804,18 @@ bool same_tree(const Kernel& k, ExprId a, ExprId b) {
 
 // The largest parts of `id` the model computes that may be undefined, into `out` (`id` itself
 // where it computes it).
-void computed_parts(const Kernel& k, const std::vector<ExprId>& origins, ExprId id, std::vector<ExprId>& out) {
+void computed_parts(const Kernel& k, const std::vector<ExprId>& origins, ExprId id,
+                    std::vector<ExprId>& out) {
   if (id == kNone) return;
   const Expr& e = k.exprs[static_cast<std::size_t>(id)];
   if (origins[static_cast<std::size_t>(id)] == kNone) {
-    if (may_fault(k, id) && std::none_of(out.begin(), out.end(), [&](ExprId x) { return same_tree(k, x, id); }))
+    if (may_fault(k, id) &&
+        std::none_of(out.begin(), out.end(), [&](ExprId x) { return same_tree(k, x, id); }))
       out.push_back(id);
     return;
   }
-  const bool chosen = e.kind == ExprKind::Select || e.kind == ExprKind::Logical;  // runs only operand 0 surely
+  const bool chosen =
+      e.kind == ExprKind::Select || e.kind == ExprKind::Logical;  // runs only operand 0 surely
   for (int n = 0; n < (chosen ? 1 : 3); ++n) computed_parts(k, origins, e.operands[n], out);
 }
 

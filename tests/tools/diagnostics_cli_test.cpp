@@ -59,7 +59,8 @@ TEST(DiagnosticsCli, UndefinedBehaviourIsNamedAtItsPlace) {
 
 // A NumPy .npy file of int32 values (format 1.0, its header padded to 64 bytes).
 std::string int32_npy(const std::vector<std::int32_t>& values) {
-  std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+  std::string header =
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
   header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
   std::string out = std::string("\x93NUMPY\x01\x00", 8);
   out += static_cast<char>(header.size() & 0xff);
@@ -91,11 +92,15 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
   const std::string div3 = "division by zero in '/' (int32) in block (0, 0, 0), thread (3, 0, 0)";
   const std::vector<Case> cases = {
       // t + 2147483647 passes INT_MAX from t = 1; the '+' of the parentheses at column 19.
-      {"  o[t] = in[t] + (t + 2147483647);", {"--data", zeros},
-       "3:19: error: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), thread (1, 0, 0)"},
+      {"  o[t] = in[t] + (t + 2147483647);",
+       {"--data", zeros},
+       "3:19: error: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), thread (1, 0, "
+       "0)"},
       // 1 << t: t = 32 is the first shift out of 0..31; the `1` at column 19.
-      {"  o[t] = in[t] + (1 << t);", {"--data", zeros},
-       "3:19: error: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, 0), "
+      {"  o[t] = in[t] + (1 << t);",
+       {"--data", zeros},
+       "3:19: error: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, "
+       "0), "
        "thread (32, 0, 0)"},
       // 100 / (t - 3) divides by zero at t = 3, with or without the values of in[].
       {"  o[t] = in[t] + 100 / (t - 3);", {"--data", zeros}, "3:18: error: undefined behaviour: " + div3},
@@ -103,28 +108,40 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
       {"  atomicAdd(&o[0], in[t] + 100 / (t - 3));", {}, "3:28: error: undefined behaviour: " + div3},
       // Compound assignments to memory: the right operand starts at column 11.
       {"  o[t] += 100 / (t - 3);", {}, "3:11: error: undefined behaviour: " + div3},
-      {"  o[t] -= 100 % (t - 3);", {},
-       "3:11: error: undefined behaviour: division by zero in '%' (int32) in block (0, 0, 0), thread (3, 0, 0)"},
+      {"  o[t] -= 100 % (t - 3);",
+       {},
+       "3:11: error: undefined behaviour: division by zero in '%' (int32) in block (0, 0, 0), thread (3, 0, "
+       "0)"},
       // 1 << (t + 1): the shift by 32 at t = 31.
-      {"  o[t] |= 1 << (t + 1);", {},
-       "3:11: error: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, 0), "
+      {"  o[t] |= 1 << (t + 1);",
+       {},
+       "3:11: error: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, "
+       "0), "
        "thread (31, 0, 0)"},
       // t * 100000000: 21 * 10^8 < 2^31 - 1 < 22 * 10^8.
-      {"  o[t] += t * 100000000;", {},
-       "3:11: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (22, 0, 0)"},
+      {"  o[t] += t * 100000000;",
+       {},
+       "3:11: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (22, 0, "
+       "0)"},
       // The last iteration (i = 9) divides by zero in every thread: thread 0 first; column 40.
-      {"  for (int i = 0; i < 10; i++) o[t] += 100 / (9 - i);", {},
-       "3:40: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, 0)"},
+      {"  for (int i = 0; i < 10; i++) o[t] += 100 / (9 - i);",
+       {},
+       "3:40: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
       // The same on the last of 100000 iterations (the class engine cannot step over it); column 44.
-      {"  for (int i = 0; i < 100000; i++) o[t] += 100 / (99999 - i);", {},
-       "3:44: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, 0)"},
+      {"  for (int i = 0; i < 100000; i++) o[t] += 100 / (99999 - i);",
+       {},
+       "3:44: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
       // A local whose sum the model does not hold: its right operand still is; column 23.
       {"  int s = in[t]; s += 100 / (t - 3); o[t] = s;", {}, "3:23: error: undefined behaviour: " + div3},
       {"  int s = in[t] + 100 / (t - 3); o[t] = s;", {}, "3:19: error: undefined behaviour: " + div3},
       // o[t] followed by value (a branch reads it): o[1] + 2147483647 passes INT_MAX; the
       // compound assignment from column 18.
-      {"  if (o[t] >= 0) o[t] += 2147483647;", {"--data", "o=" + dir.file("counting.npy")},
-       "3:18: error: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), thread (1, 0, 0)"},
+      {"  if (o[t] >= 0) o[t] += 2147483647;",
+       {"--data", "o=" + dir.file("counting.npy")},
+       "3:18: error: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), thread (1, 0, "
+       "0)"},
       // Not evaluated where it is undefined: thread 3 skips the statement; the arm of a ?: that
       // no thread chooses (in[] is 0), or whose choice the model does not hold.
       {"  if (t != 3) o[t] += 100 / (t - 3);", {}, ""},
@@ -138,8 +155,8 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
     for (const std::string engine : {"replay", "exact", "all"}) {
       // The class engine leaves memory the kernel writes and reads by value to the replay.
       if (engine == "exact" && c.statement.find("if (o[t]") != std::string::npos) continue;
-      std::vector<std::string> args = {"analyze", dir.file("k.cu"), "--grid", "1", "--block", "64",
-                                       "--engine", engine};
+      std::vector<std::string> args = {"analyze", dir.file("k.cu"), "--grid", "1", "--block",
+                                       "64",      "--engine",       engine};
       args.insert(args.end(), c.flags.begin(), c.flags.end());
       const CliResult r = run_warpdiv(args);
       if (c.expected.empty()) {
@@ -172,12 +189,14 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
     }
   }
   // `check` names it as a finding about the kernel.
-  write_file(dir.file("k.cu"),
-             "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n  o[t] += 100 / (t - 3);\n}\n");
+  write_file(
+      dir.file("k.cu"),
+      "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n  o[t] += 100 / (t - 3);\n}\n");
   write_file(dir.file("c.toml"), "[[kernel]]\nfile = \"k.cu\"\ngrid = 1\nblock = 64\n");
   const CliResult check = run_warpdiv({"check", dir.file("c.toml")});
   EXPECT_EQ(check.status, 1) << check.out << check.err;
-  EXPECT_NE(check.out.find("k.cu:3:11: error: the kernel stops: undefined behaviour: " + div3), std::string::npos)
+  EXPECT_NE(check.out.find("k.cu:3:11: error: the kernel stops: undefined behaviour: " + div3),
+            std::string::npos)
       << check.out;
 }
 
