@@ -133,6 +133,16 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
        {},
        "3:44: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, "
        "0)"},
+      // i * 30000 passes INT_MAX from i = 71583 (71582 * 30000 = 2147460000 < 2147483647 <
+      // 2147490000) in every thread: thread 0; the '*' at column 44, at 52 beside a load.
+      {"  for (int i = 0; i < 100000; i++) o[t] += i * 30000;",
+       {},
+       "3:44: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
+      {"  for (int i = 0; i < 100000; i++) o[t] += in[i] + i * 30000;",
+       {},
+       "3:52: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
       // A local whose sum the model does not hold: its right operand still is; column 23.
       {"  int s = in[t]; s += 100 / (t - 3); o[t] = s;", {}, "3:23: error: undefined behaviour: " + div3},
       {"  int s = in[t] + 100 / (t - 3); o[t] = s;", {}, "3:19: error: undefined behaviour: " + div3},
@@ -167,6 +177,18 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
       EXPECT_EQ(r.err, dir.file("k.cu") + ":" + c.expected + " [warpdiv-undefined-arithmetic]\n")
           << c.statement << " " << engine;
     }
+  }
+  // A returned value beside a load: the division in f (line 1, column 57) at x = t = 3.
+  write_file(dir.file("k.cu"),
+             "__device__ int f(const int *in, int x) { return in[x] + 100 / (x - 3); }\n"
+             "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n  o[t] = f(in, t);\n}\n");
+  for (const std::string engine : {"replay", "exact", "all"}) {
+    const CliResult r =
+        run_warpdiv({"analyze", dir.file("k.cu"), "--grid", "1", "--block", "64", "--engine", engine});
+    EXPECT_EQ(r.status, 2) << engine;
+    EXPECT_EQ(r.err, dir.file("k.cu") + ":1:57: error: undefined behaviour: " + div3 +
+                         " [warpdiv-undefined-arithmetic]\n")
+        << engine;
   }
   // Over 2000 blocks: blockIdx.x * 2000000 passes INT_MAX from block 1074 (1073 * 2000000 =
   // 2146000000 < 2147483647 < 2148000000), which the class engine proves from its corners; the
