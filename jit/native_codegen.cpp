@@ -650,6 +650,7 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     b_.SetInsertPoint(end);
   }
   void assign(LocalId local, ExprId value, llvm::Value* active) { write(local, expr(value, active), active); }
+  void check(ExprId value, llvm::Value* active) { expr(value, active); }  // its undefined behaviour only
   void undefine(LocalId local, llvm::Value* active) {
     llvm::AllocaInst* d = defined_[static_cast<std::size_t>(local)];
     b_.CreateStore(b_.CreateAnd(load_mask(d), b_.CreateNot(active)), d);

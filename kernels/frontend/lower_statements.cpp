@@ -432,7 +432,7 @@ ir::StmtId Lowerer::lower_expr_stmt(const clang::Expr* e) {
   const std::size_t first = pending_ != nullptr ? pending_->accesses.size() : 0;
   scan_work(bare);
   if (const ir::ExprId value = written_value(first);
-      value != ir::kNone && may_fail(value) && !holds_unknown(value)) {
+      value != ir::kNone && ir::may_fault(k_, value) && !holds_unknown(value)) {
     const ir::SourceRange where = range(e);
     if (const ir::ExprId copy = copied(value); copy != ir::kNone) {
       const ir::StmtId id =
@@ -495,26 +495,6 @@ bool Lowerer::holds_unknown(ir::ExprId id) {
       unknown_locals_[s.local] = true;
   }
   return depends_on_unknown(id);
-}
-
-/// Whether evaluating `id` may be undefined behaviour: an integer operation that can overflow,
-/// divide by zero or shift too far, a conversion of a floating value to an integer, or a warp
-/// function (its mask and a shuffle's source lane: every one but __activemask).
-bool Lowerer::may_fail(ir::ExprId id) const {
-  const ir::Expr& e = k_.exprs[static_cast<std::size_t>(id)];
-  const auto integer = [&](ir::ExprId operand) { return !ir::is_floating(k_.exprs[operand].type); };
-  // Signed overflow only in a signed type; division by zero and shifts in any integer type.
-  const auto faults = [&](ir::FaultRule rule) {
-    return rule != ir::FaultRule::None && integer(e.operands[0]) &&
-           (rule != ir::FaultRule::SignedOverflow || ir::is_signed(k_.exprs[e.operands[0]].type));
-  };
-  if (e.kind == ir::ExprKind::Binary && faults(ir::fault_rule(e.binary_op))) return true;
-  if (e.kind == ir::ExprKind::Unary && faults(ir::fault_rule(e.unary_op))) return true;
-  if (e.kind == ir::ExprKind::Cast && !ir::is_floating(e.type) && !integer(e.operands[0])) return true;
-  if (e.kind == ir::ExprKind::Warp && e.warp_op != ir::WarpOp::ActiveMask) return true;
-  for (const ir::ExprId operand : e.operands)
-    if (operand != ir::kNone && may_fail(operand)) return true;
-  return false;
 }
 
 bool Lowerer::depends_on_unknown(ir::ExprId id) const {

@@ -388,7 +388,6 @@ class Lowerer {
   ir::ExprId copied(ir::ExprId id);
   bool holds_unknown(ir::ExprId id);
   bool depends_on_unknown(ir::ExprId id) const;
-  bool may_fail(ir::ExprId id) const;
 
   // lower_expressions.cpp
   std::optional<ir::LocalId> dereferenced_local(const clang::Expr* e) const;

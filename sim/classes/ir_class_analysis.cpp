@@ -87,6 +87,7 @@ class Analyser::State {
         symbols_(kLoopSymbols + loops_.size()),
         warp_steps_(warp_steps) {
     origins_ = opaque_origins(k);
+    checks_ = checked_values(k, origins_);
     loop_symbol_.assign(k.stmts.size(), -1);
     for (std::size_t i = 0; i < loops_.size(); ++i)
       loop_symbol_[loops_[i]] = static_cast<int>(kLoopSymbols + i);
@@ -318,6 +319,8 @@ class Analyser::State {
       }
       for (const FloatOps& f : s.flops)
         if (f.guard != kNone) eval(f.guard, refine, final);
+      // Values evaluated for their undefined behaviour only (LaunchPlan::checks).
+      for (const ExprId value : checks_[static_cast<std::size_t>(id)]) eval(value, refine, final);
     }
     switch (s.kind) {
       case StmtKind::Block: {
@@ -793,6 +796,8 @@ class Analyser::State {
   std::size_t symbols_;
   std::array<std::int64_t, 3> warp_steps_;  // d threadIdx.{x, y, z} / d warp (0: none)
   std::vector<ExprId> origins_;
+  /// [StmtId]: values evaluated only for their undefined behaviour (checked_values).
+  std::vector<std::vector<ExprId>> checks_;
   std::vector<int> loop_symbol_;      // [StmtId]
   std::vector<int> variable_symbol_;  // [LocalId]
   std::vector<Form> locals_;

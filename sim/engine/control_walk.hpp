@@ -22,6 +22,7 @@
 //              where LaunchPlan::has_memory); Mask condition(ExprId, Mask);
 //              count_branch(StmtId, Mask active, Mask taken, Flag); count_loop_head(same);
 //              assign(LocalId, ExprId, Mask); undefine(LocalId, Mask) (declared without a value);
+//              check(ExprId, Mask) (evaluated for its undefined behaviour only: LaunchPlan::checks);
 //              exit_kernel(Mask); arrive(StmtId barrier, Mask);
 //              switch_value(ExprId, Mask) -> V; Mask case_lanes(const V&, ExprId, uint64_t, Mask).
 #pragma once
@@ -71,6 +72,7 @@ class ControlWalk {
   void work(StmtId id, Mask active) {
     be().count(id, active);
     if (has_memory(id)) be().memory(id, active);
+    for (const ExprId value : plan_.checks[static_cast<std::size_t>(id)]) be().check(value, active);
   }
   Mask assign(StmtId id, const Stmt& s, Mask active);
   Mask block(StmtId id, const Stmt& s, Mask active);

@@ -65,11 +65,12 @@ class Probe {
   /// `compressed`: loops where the probe stops, their work not bounded from below (the class
   /// engine's iteration classes); none where null.
   Probe(const Kernel& k, const Launch& l, const std::vector<ExprId>& origins,
-        std::map<StmtId, std::optional<CountedLoop>>& shapes, const std::vector<bool>* compressed, Dim3 block,
-        std::uint64_t thread)
+        const std::vector<std::vector<ExprId>>& checks, std::map<StmtId, std::optional<CountedLoop>>& shapes,
+        const std::vector<bool>* compressed, Dim3 block, std::uint64_t thread)
       : k_(k),
         l_(l),
         origins_(origins),
+        checks_(checks),
         shapes_(shapes),
         compressed_(compressed),
         block_(block),
@@ -111,6 +112,8 @@ class Probe {
       throw Stop{};
     }
     for (const std::int32_t a : k_.stmts[static_cast<std::size_t>(id)].accesses) address(a);
+    // Values evaluated for their undefined behaviour only, as the replay does (LaunchPlan::checks).
+    for (const ExprId value : checks_[static_cast<std::size_t>(id)]) eval(value);
   }
 
   /// An access's address: undefined behaviour in it is kept (the first), and the thread goes on,
@@ -453,6 +456,7 @@ class Probe {
   const Kernel& k_;
   const Launch& l_;
   const std::vector<ExprId>& origins_;
+  const std::vector<std::vector<ExprId>>& checks_;
   std::map<StmtId, std::optional<CountedLoop>>& shapes_;
   const std::vector<bool>* compressed_;
   Dim3 block_;
@@ -688,7 +692,12 @@ class Prober {
  public:
   Prober(const Kernel& k, const Launch& l, std::optional<std::uint32_t> only_warp,
          const std::vector<bool>* compressed = nullptr)
-      : k_(k), l_(l), only_warp_(only_warp), compressed_(compressed), origins_(opaque_origins(k)) {}
+      : k_(k),
+        l_(l),
+        only_warp_(only_warp),
+        compressed_(compressed),
+        origins_(opaque_origins(k)),
+        checks_(checked_values(k, origins_)) {}
 
   /// Probes lanes of each warp of `block` (of its first `most_warps`): every lane with
   /// `all_lanes`, else the first and last.
@@ -708,7 +717,7 @@ class Prober {
         if (!slot || f.step < slot->first.step) slot = std::make_pair(f, p.where());
       };
       for (std::uint64_t t = first; t <= last; t = all_lanes || t == last ? t + 1 : last) {
-        Probe p(k_, l_, origins_, shapes_, compressed_, index, t);
+        Probe p(k_, l_, origins_, checks_, shapes_, compressed_, index, t);
         p.run();
         most = std::max(most, p.evaluations);
         b.long_run = b.long_run || p.long_run;
@@ -750,6 +759,7 @@ class Prober {
   std::optional<std::uint32_t> only_warp_;
   const std::vector<bool>* compressed_;
   std::vector<ExprId> origins_;
+  std::vector<std::vector<ExprId>> checks_;  // checked_values
   std::map<StmtId, std::optional<CountedLoop>> shapes_;
 };
 

@@ -365,6 +365,7 @@ LaunchPlan::LaunchPlan(std::shared_ptr<const Kernel> m, const Launch& l, const P
     const Stmt& s = k.stmts[i];
     skip_value[i] = s.value != kNone && origins[s.value] != kNone ? 1 : 0;
   }
+  checks = checked_values(k, origins);
   compile_memory(loaded, origins);
   bind_launch();
   lay_out_values(loaded);

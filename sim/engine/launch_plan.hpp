@@ -29,7 +29,7 @@ namespace warpdiv::sim::ir::detail {
 /// The serialised form's version: bumped by hand whenever the form (serialize), the plan's
 /// fields, or the plain data the native replay's interface passes (sim/engine/ir_native.hpp:
 /// NativeRun, NativeTally, the virtual calls) change. A plan or plugin of another version is refused.
-constexpr std::uint32_t kLaunchPlanVersion = 1;
+constexpr std::uint32_t kLaunchPlanVersion = 2;
 
 /// The lowest lane of a non-empty mask, and the mask of one lane.
 inline int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
@@ -176,7 +176,9 @@ struct LaunchPlan {
   std::vector<StmtId> innermost_loop;  // [StmtId]
   std::vector<std::int32_t> barrier;   // [StmtId]: barrier index, or kNone
   int barriers = 0;
-  std::vector<std::uint8_t> skip_value;      // [StmtId]: the assigned value is opaque (not computed)
+  std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
+  /// [StmtId]: values the statement evaluates only for their undefined behaviour (checked_values).
+  std::vector<std::vector<ExprId>> checks;
   std::vector<std::uint8_t> has_memory;      // [StmtId]: memory[id] has work
   std::vector<StatementMemory> memory;       // [StmtId]
   std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine

@@ -98,7 +98,8 @@ void plan_fields(F& f, LaunchPlan& p) {
   PlanOptions& o = p.options;
   f(o.by_iteration, o.memory, o.affine_offsets, o.capture_stores, o.shifts, o.recorded);
   f(p.warp_size, p.warps_per_block, p.threads_per_block, p.warps, p.exprs, p.innermost_loop, p.barrier);
-  f(p.barriers, p.skip_value, p.has_memory, p.memory, p.affine_offsets, p.base_bytes, p.shared_values);
+  f(p.barriers, p.skip_value, p.checks, p.has_memory, p.memory, p.affine_offsets, p.base_bytes,
+    p.shared_values);
   f(p.shared_at, p.shared_size, p.global_values, p.global_at, p.global_size, p.local_at, p.followed);
   f(p.local_size, p.shifted_size, p.stores_not_captured, p.kept, p.kept_locals, p.canonical, p.arguments);
 }
@@ -249,6 +250,7 @@ constexpr const char* kPlanFieldNames[] = {"launch.grid",
                                            "barrier",
                                            "barriers",
                                            "skip_value",
+                                           "checks",
                                            "has_memory",
                                            "memory",
                                            "affine_offsets",
@@ -336,6 +338,7 @@ void check_fits(const LaunchPlan& p) {
   sized(p.innermost_loop, k.stmts.size(), "innermost_loop");
   sized(p.barrier, k.stmts.size(), "barrier");
   sized(p.skip_value, k.stmts.size(), "skip_value");
+  sized(p.checks, k.stmts.size(), "checks");
   sized(p.has_memory, k.stmts.size(), "has_memory");
   sized(p.memory, k.stmts.size(), "memory");
   sized(p.exprs, k.exprs.size(), "exprs");

@@ -1,5 +1,6 @@
 #include "sim/model/ir.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -829,6 +830,79 @@ std::vector<StmtId> innermost_loops(const Kernel& kernel) {
   std::vector<StmtId> out(kernel.stmts.size(), kNone);
   if (kernel.root >= 0 && static_cast<std::size_t>(kernel.root) < kernel.stmts.size())
     mark_loops(kernel, kernel.root, kNone, out);
+  return out;
+}
+
+bool may_fault(const Kernel& kernel, ExprId id) {
+  const Expr& e = kernel.exprs[static_cast<std::size_t>(id)];
+  const auto integer = [&](ExprId operand) { return !is_floating(kernel.exprs[operand].type); };
+  // Signed overflow only in a signed type; division by zero and shifts in any integer type.
+  const auto faults = [&](FaultRule rule) {
+    return rule != FaultRule::None && integer(e.operands[0]) &&
+           (rule != FaultRule::SignedOverflow || is_signed(kernel.exprs[e.operands[0]].type));
+  };
+  if (e.kind == ExprKind::Binary && faults(fault_rule(e.binary_op))) return true;
+  if (e.kind == ExprKind::Unary && faults(fault_rule(e.unary_op))) return true;
+  if (e.kind == ExprKind::Cast && !is_floating(e.type) && !integer(e.operands[0])) return true;
+  if (e.kind == ExprKind::Warp && e.warp_op != WarpOp::ActiveMask) return true;
+  for (const ExprId operand : e.operands)
+    if (operand != kNone && may_fault(kernel, operand)) return true;
+  return false;
+}
+
+namespace {
+
+bool same_tree(const Kernel& k, ExprId a, ExprId b) {
+  if (a == b) return true;
+  if (a == kNone || b == kNone) return false;
+  const Expr& x = k.exprs[static_cast<std::size_t>(a)];
+  const Expr& y = k.exprs[static_cast<std::size_t>(b)];
+  if (x.kind != y.kind || x.type != y.type || x.constant != y.constant || x.index != y.index ||
+      x.builtin != y.builtin || x.unary_op != y.unary_op || x.binary_op != y.binary_op ||
+      x.logical_op != y.logical_op || x.intrinsic != y.intrinsic || x.warp_op != y.warp_op ||
+      x.access != y.access || (x.kind == ExprKind::Opaque && x.access == kNone))
+    return false;
+  for (int n = 0; n < 3; ++n)
+    if (!same_tree(k, x.operands[n], y.operands[n])) return false;
+  return true;
+}
+
+// The largest parts of `id` the model computes that may be undefined, into `out` (`id` itself
+// where it computes it).
+void computed_parts(const Kernel& k, const std::vector<ExprId>& origins, ExprId id,
+                    std::vector<ExprId>& out) {
+  if (id == kNone) return;
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (origins[static_cast<std::size_t>(id)] == kNone) {
+    if (may_fault(k, id) &&
+        std::none_of(out.begin(), out.end(), [&](ExprId x) { return same_tree(k, x, id); }))
+      out.push_back(id);
+    return;
+  }
+  const bool chosen =
+      e.kind == ExprKind::Select || e.kind == ExprKind::Logical;  // runs only operand 0 surely
+  for (int n = 0; n < (chosen ? 1 : 3); ++n) computed_parts(k, origins, e.operands[n], out);
+}
+
+}  // namespace
+
+std::vector<std::vector<ExprId>> checked_values(const Kernel& kernel, const std::vector<ExprId>& origins) {
+  std::vector<std::vector<ExprId>> out(kernel.stmts.size());
+  for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
+    const Stmt& s = kernel.stmts[i];
+    if (s.kind != StmtKind::Declare && s.kind != StmtKind::Assign && s.kind != StmtKind::Work &&
+        s.kind != StmtKind::Return)
+      continue;
+    // A value the statement computes (its own) is evaluated whole: only its parts otherwise.
+    const bool own = s.value != kNone && origins[static_cast<std::size_t>(s.value)] == kNone;
+    if (!own) computed_parts(kernel, origins, s.value, out[i]);
+    for (const std::int32_t a : s.accesses) {
+      const MemoryAccess& m = kernel.accesses[static_cast<std::size_t>(a)];
+      if (m.kind == AccessKind::Load || m.guard != kNone) continue;
+      for (const ExprId v : {m.value, m.compare})
+        if (v != kNone && !(own && same_tree(kernel, v, s.value))) computed_parts(kernel, origins, v, out[i]);
+    }
+  }
   return out;
 }
 

@@ -530,6 +530,20 @@ void validate(const Kernel& kernel);
 /// ExprId. validate() refuses conditions with an origin; the engine skips assignments of such values.
 std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>& loaded = {});
 
+/// Whether evaluating `id` may be undefined behaviour: an integer operation that can overflow (in
+/// a signed type), divide by zero or shift too far, a conversion of a floating value to an
+/// integer, or a warp function other than activemask, in it or in its operands.
+bool may_fault(const Kernel& kernel, ExprId id);
+
+/// [StmtId]: values a Declare, Assign, Work or Return statement evaluates, after its memory
+/// accesses, in its active lanes only for their undefined behaviour (may_fault), as a local's
+/// value is: of a value it assigns or returns, and of one that a store, or an atomic's operand
+/// (or compared value), made in every lane of the statement writes, each largest part the model
+/// computes (no origin in `origins`, from opaque_origins) where the whole depends on a value it
+/// does not hold (of a ?: only its condition, of && and || only the left operand: the rest may
+/// not run); a written value it computes whole, unless the statement assigns that same value.
+std::vector<std::vector<ExprId>> checked_values(const Kernel& kernel, const std::vector<ExprId>& origins);
+
 /// The loads (Kernel::accesses) whose values an engine computes, [access]: a load whose value is
 /// an opaque expression (Expr::access) through a pointer parameter's buffer that no store or
 /// atomic of the kernel writes, at a launch that gives that buffer's values

@@ -4,6 +4,7 @@
 // sim/support/diagnostics.def.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -54,6 +55,171 @@ TEST(DiagnosticsCli, UndefinedBehaviourIsNamedAtItsPlace) {
       0u)
       << overflow.err;
   EXPECT_NE(overflow.err.find("[warpdiv-undefined-arithmetic]\n"), std::string::npos) << overflow.err;
+}
+
+// A NumPy .npy file of int32 values (format 1.0, its header padded to 64 bytes).
+std::string int32_npy(const std::vector<std::int32_t>& values) {
+  std::string header =
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+  header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
+  std::string out = std::string("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  out += header;
+  for (const std::int32_t v : values)
+    for (int b = 0; b < 4; ++b) out += static_cast<char>(static_cast<std::uint32_t>(v) >> (8 * b) & 0xff);
+  return out;
+}
+
+// Undefined behaviour in an operation whose operands the model holds is named wherever it
+// stands: in a value stored to memory beside a load (with the load's values given or not), in
+// the right operand of a compound assignment to memory or to a local, in the compound operation
+// itself where the element's value is followed; by the replay (with native code), the class
+// engine and all of them compared alike. `t` is threadIdx.x of one block of 64 threads; each
+// thread and column is worked out by hand.
+TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAreHeld) {
+  TempDir dir;
+  write_file(dir.file("zeros.npy"), int32_npy(std::vector<std::int32_t>(64, 0)));
+  std::vector<std::int32_t> counting(64);
+  for (std::int32_t i = 0; i < 64; ++i) counting[static_cast<std::size_t>(i)] = i;
+  write_file(dir.file("counting.npy"), int32_npy(counting));
+  struct Case {
+    std::string statement;  // line 3
+    std::vector<std::string> flags;
+    std::string expected;  // "COLUMN: WHAT in '<op>' (int32) ... thread (N, 0, 0)", or "" for none
+  };
+  const std::string zeros = "in=" + dir.file("zeros.npy");
+  const std::string div3 = "division by zero in '/' (int32) in block (0, 0, 0), thread (3, 0, 0)";
+  const std::vector<Case> cases = {
+      // t + 2147483647 passes INT_MAX from t = 1; the '+' of the parentheses at column 19.
+      {"  o[t] = in[t] + (t + 2147483647);",
+       {"--data", zeros},
+       "3:19: error: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), thread (1, 0, "
+       "0)"},
+      // 1 << t: t = 32 is the first shift out of 0..31; the `1` at column 19.
+      {"  o[t] = in[t] + (1 << t);",
+       {"--data", zeros},
+       "3:19: error: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, "
+       "0), "
+       "thread (32, 0, 0)"},
+      // 100 / (t - 3) divides by zero at t = 3, with or without the values of in[].
+      {"  o[t] = in[t] + 100 / (t - 3);", {"--data", zeros}, "3:18: error: undefined behaviour: " + div3},
+      {"  o[t] = in[t] + 100 / (t - 3);", {}, "3:18: error: undefined behaviour: " + div3},
+      {"  atomicAdd(&o[0], in[t] + 100 / (t - 3));", {}, "3:28: error: undefined behaviour: " + div3},
+      // Compound assignments to memory: the right operand starts at column 11.
+      {"  o[t] += 100 / (t - 3);", {}, "3:11: error: undefined behaviour: " + div3},
+      {"  o[t] -= 100 % (t - 3);",
+       {},
+       "3:11: error: undefined behaviour: division by zero in '%' (int32) in block (0, 0, 0), thread (3, 0, "
+       "0)"},
+      // 1 << (t + 1): the shift by 32 at t = 31.
+      {"  o[t] |= 1 << (t + 1);",
+       {},
+       "3:11: error: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, "
+       "0), "
+       "thread (31, 0, 0)"},
+      // t * 100000000: 21 * 10^8 < 2^31 - 1 < 22 * 10^8.
+      {"  o[t] += t * 100000000;",
+       {},
+       "3:11: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (22, 0, "
+       "0)"},
+      // The last iteration (i = 9) divides by zero in every thread: thread 0 first; column 40.
+      {"  for (int i = 0; i < 10; i++) o[t] += 100 / (9 - i);",
+       {},
+       "3:40: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
+      // The same on the last of 100000 iterations (the class engine cannot step over it); column 44.
+      {"  for (int i = 0; i < 100000; i++) o[t] += 100 / (99999 - i);",
+       {},
+       "3:44: error: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
+      // i * 30000 passes INT_MAX from i = 71583 (71582 * 30000 = 2147460000 < 2147483647 <
+      // 2147490000) in every thread: thread 0; the '*' at column 44, at 52 beside a load.
+      {"  for (int i = 0; i < 100000; i++) o[t] += i * 30000;",
+       {},
+       "3:44: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
+      {"  for (int i = 0; i < 100000; i++) o[t] += in[i] + i * 30000;",
+       {},
+       "3:52: error: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), thread (0, 0, "
+       "0)"},
+      // A local whose sum the model does not hold: its right operand still is; column 23.
+      {"  int s = in[t]; s += 100 / (t - 3); o[t] = s;", {}, "3:23: error: undefined behaviour: " + div3},
+      {"  int s = in[t] + 100 / (t - 3); o[t] = s;", {}, "3:19: error: undefined behaviour: " + div3},
+      // o[t] followed by value (a branch reads it): o[1] + 2147483647 passes INT_MAX; the
+      // compound assignment from column 18.
+      {"  if (o[t] >= 0) o[t] += 2147483647;",
+       {"--data", "o=" + dir.file("counting.npy")},
+       "3:18: error: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), thread (1, 0, "
+       "0)"},
+      // Not evaluated where it is undefined: thread 3 skips the statement; the arm of a ?: that
+      // no thread chooses (in[] is 0), or whose choice the model does not hold.
+      {"  if (t != 3) o[t] += 100 / (t - 3);", {}, ""},
+      {"  o[t] = in[t] != 0 ? 100 / (t - 3) : 0;", {"--data", zeros}, ""},
+      {"  o[t] = in[t] != 0 ? 100 / (t - 3) : 0;", {}, ""},
+  };
+  for (const Case& c : cases) {
+    const std::string source =
+        "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n" + c.statement + "\n}\n";
+    write_file(dir.file("k.cu"), source);
+    for (const std::string engine : {"replay", "exact", "all"}) {
+      // The class engine leaves memory the kernel writes and reads by value to the replay.
+      if (engine == "exact" && c.statement.find("if (o[t]") != std::string::npos) continue;
+      std::vector<std::string> args = {"analyze", dir.file("k.cu"), "--grid", "1", "--block",
+                                       "64",      "--engine",       engine};
+      args.insert(args.end(), c.flags.begin(), c.flags.end());
+      const CliResult r = run_warpdiv(args);
+      if (c.expected.empty()) {
+        EXPECT_EQ(r.status, 0) << c.statement << " " << engine << ": " << r.err;
+        continue;
+      }
+      EXPECT_EQ(r.status, 2) << c.statement << " " << engine;
+      EXPECT_EQ(r.err, dir.file("k.cu") + ":" + c.expected + " [warpdiv-undefined-arithmetic]\n")
+          << c.statement << " " << engine;
+    }
+  }
+  // A returned value beside a load: the division in f (line 1, column 57) at x = t = 3.
+  write_file(dir.file("k.cu"),
+             "__device__ int f(const int *in, int x) { return in[x] + 100 / (x - 3); }\n"
+             "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n  o[t] = f(in, t);\n}\n");
+  for (const std::string engine : {"replay", "exact", "all"}) {
+    const CliResult r =
+        run_warpdiv({"analyze", dir.file("k.cu"), "--grid", "1", "--block", "64", "--engine", engine});
+    EXPECT_EQ(r.status, 2) << engine;
+    EXPECT_EQ(r.err, dir.file("k.cu") + ":1:57: error: undefined behaviour: " + div3 +
+                         " [warpdiv-undefined-arithmetic]\n")
+        << engine;
+  }
+  // Over 2000 blocks: blockIdx.x * 2000000 passes INT_MAX from block 1074 (1073 * 2000000 =
+  // 2146000000 < 2147483647 < 2148000000), which the class engine proves from its corners; the
+  // division by zero in block 1500 only, which it cannot (as for a local, it leaves it to the replay).
+  const std::vector<std::pair<std::string, std::string>> blocks = {
+      {"  o[t] += (int)blockIdx.x * 2000000;", "signed overflow in '*' (int32) in block (1074, 0, 0)"},
+      {"  o[t] += 100 / ((int)blockIdx.x - 1500);", "division by zero in '/' (int32) in block (1500, 0, 0)"},
+  };
+  for (const auto& [statement, what] : blocks) {
+    write_file(dir.file("k.cu"),
+               "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n" + statement + "\n}\n");
+    for (const std::string engine : {"replay", "exact", "auto", "all"}) {
+      if (engine == "exact" && statement.find("1500") != std::string::npos) continue;
+      const CliResult r =
+          run_warpdiv({"analyze", dir.file("k.cu"), "--grid", "2000", "--block", "64", "--engine", engine});
+      EXPECT_EQ(r.status, 2) << statement << " " << engine;
+      EXPECT_EQ(r.err, dir.file("k.cu") + ":3:11: error: undefined behaviour: " + what +
+                           ", thread (0, 0, 0) [warpdiv-undefined-arithmetic]\n")
+          << statement << " " << engine;
+    }
+  }
+  // `check` names it as a finding about the kernel.
+  write_file(
+      dir.file("k.cu"),
+      "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n  o[t] += 100 / (t - 3);\n}\n");
+  write_file(dir.file("c.toml"), "[[kernel]]\nfile = \"k.cu\"\ngrid = 1\nblock = 64\n");
+  const CliResult check = run_warpdiv({"check", dir.file("c.toml")});
+  EXPECT_EQ(check.status, 1) << check.out << check.err;
+  EXPECT_NE(check.out.find("k.cu:3:11: error: the kernel stops: undefined behaviour: " + div3),
+            std::string::npos)
+      << check.out;
 }
 
 TEST(DiagnosticsCli, AnUnsupportedConstructAndAnUnknownValueAreNamedAtTheirPlaces) {

@@ -57,6 +57,11 @@ class Script : public LaneMaskWalk<Script> {
     trace.push_back(line.str());
   }
   void undefine(LocalId, LaneMask) {}
+  void check(ExprId e, LaneMask m) {
+    std::ostringstream line;
+    line << "check " << e << ' ' << std::hex << m;
+    trace.push_back(line.str());
+  }
   void exit_kernel(LaneMask m) { trace.push_back("exit " + std::to_string(m)); }
   void arrive(StmtId id, LaneMask m) { add("arrive", id, {m}); }
   int switch_value(ExprId, LaneMask) { return 0; }
@@ -115,6 +120,35 @@ TEST(ControlWalk, LoopBreakContinueAndStep) {
                                       "branch if_k 6 4 1", "count continue 4", "count W 2", "count step 6",
                                       "assign 0 6", "head loop 6 0 0"}));
   EXPECT_EQ(out, 0xfu);
+}
+
+// Values evaluated only for their undefined behaviour, after the statement's count: of
+// s = x + 100 / (i - 3) with x opaque (the sum not computed: no assignment), the division; of
+// s = 7 / 1 (computed, assigned), nothing more; of s = c ? x : 9 / i with c opaque, nothing
+// (either arm may not run).
+TEST(ControlWalk, ValuesAStatementDoesNotComputeAreCheckedInTheirParts) {
+  Built b;
+  const LocalId i = b.k->add_local("i", ScalarType::I32), sl = b.k->add_local("s", ScalarType::I32);
+  const ExprId x = b.k->opaque(ScalarType::I32, "x");
+  const ExprId division =
+      b.k->binary(BinaryOp::Div, b.k->constant(ScalarType::I32, 100),
+                  b.k->binary(BinaryOp::Sub, b.k->local(i), b.k->constant(ScalarType::I32, 3)));
+  const StmtId init = b.named("init", b.k->declare(i, b.k->constant(ScalarType::I32, 5)));
+  const StmtId sum = b.named("sum", b.k->declare(sl, b.k->binary(BinaryOp::Add, x, division)));
+  const StmtId known =
+      b.named("known", b.k->assign(sl, b.k->binary(BinaryOp::Div, b.k->constant(ScalarType::I32, 7),
+                                                   b.k->constant(ScalarType::I32, 1))));
+  const ExprId c = b.k->cast(ScalarType::Bool, b.k->opaque(ScalarType::I32, "c"));
+  const StmtId chosen = b.named(
+      "chosen", b.k->assign(sl, b.k->select(c, b.k->opaque(ScalarType::I32, "y"),
+                                            b.k->binary(BinaryOp::Div, b.k->constant(ScalarType::I32, 9),
+                                                        b.k->local(i)))));
+  const StmtId root = b.named("root", b.k->block({init, sum, known, chosen}));
+  LaneMask out = 0;
+  EXPECT_EQ(b.walk(root, root, 0x3, out),
+            (std::vector<std::string>{"count root 3", "count init 3", "assign 0 3", "count sum 3",
+                                      "check " + std::to_string(division) + " 3", "count known 3",
+                                      "assign 1 3", "count chosen 3"}));
 }
 
 // switch: case 0 (lanes 0, 4) A; case 1 (1, 5) { B; break; }; case 2 (2, 6) C; default (3, 7) D.

@@ -72,6 +72,7 @@ void expect_same_fields(const detail::LaunchPlan& a, const detail::LaunchPlan& b
   }
   EXPECT_EQ(a.barrier, b.barrier);
   EXPECT_EQ(a.skip_value, b.skip_value);
+  EXPECT_EQ(a.checks, b.checks);
   EXPECT_EQ(a.has_memory, b.has_memory);
   ASSERT_EQ(a.memory.size(), b.memory.size());
   for (std::size_t s = 0; s < a.memory.size(); ++s) {
