@@ -13,6 +13,7 @@
 
 #include "sim/classes/ir_class_detail.hpp"
 #include "sim/engine/ir_prerun.hpp"
+#include "sim/memory/shared_races.hpp"
 #include "sim/support/parallel.hpp"
 
 namespace warpdiv::sim::ir {
@@ -336,6 +337,9 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   if (!plan.analysis) throw InternalError("class_replay: a plan without its analysis");
   validate(kernel);
   validate(launch, kernel, plan.limits);
+  if (!options.only_block)  // (one block is replayed: replay() checks it)
+    check_shared_addresses(kernel, launch, options,
+                           BlockRange{Dim3{0, 0, 0}, Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1}});
   ClassReplayResult single;
   if (options.only_block) {
     ReplayOptions one = options;

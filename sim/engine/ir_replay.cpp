@@ -13,6 +13,7 @@
 #include "sim/engine/ir_prerun.hpp"
 #include "sim/engine/ir_engine.hpp"
 #include "sim/engine/ir_native.hpp"
+#include "sim/memory/shared_races.hpp"
 #include "sim/model/ir_ops.hpp"
 #include "sim/support/parallel.hpp"
 
@@ -772,6 +773,7 @@ bool run_native(const LaunchPlan& program, RunContext& run, const ReplayOptions&
 
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
+  check_shared_addresses(kernel, launch, options, blocks_of(launch, options));
   const LaunchPlan program(std::make_shared<const Kernel>(kernel), launch, detail::plan_options(options));
   return detail::replay_plan(program, launch, options);
 }
