@@ -746,10 +746,13 @@ void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   check_place(a, at, lane, "reads");
   SharedState& sh = *shared_;
+  // Followed by address, a read of a byte never written is not named (its value may not matter;
+  // the replay that follows the values names it).
+  const bool by_address = p_.options.shared_addresses;
   const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
   for (int i = 0; i < a.width; ++i) {
     const SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
-    if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
+    if (b.write_phase < sh.block_phase && !by_address) unwritten(access, at, i, lane);
     if (b.write_phase == sh.phase && b.writer != warp_)
       race(a, at, lane, false, b.write_access, b.writer, true);
     if (b.order_dependent) order_dependent_value(a.id);
@@ -819,7 +822,7 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
   bool was_order_dependent = false, now_order_dependent = false;
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
-    if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
+    if (b.write_phase < sh.block_phase && !p_.options.shared_addresses) unwritten(access, at, i, lane);
     if (b.write_phase == sh.phase && b.writer != warp_ && !b.atomic)
       race(a, at, lane, true, b.write_access, b.writer, true);
     if (b.read_phase == sh.phase && b.reader != warp_)
