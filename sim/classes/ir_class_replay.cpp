@@ -338,8 +338,9 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   validate(kernel);
   validate(launch, kernel, plan.limits);
   if (!options.only_block)  // (one block is replayed: replay() checks it)
-    check_shared_addresses(kernel, launch, options,
-                           BlockRange{Dim3{0, 0, 0}, Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1}});
+    check_shared_addresses(
+        kernel, launch, options,
+        BlockRange{Dim3{0, 0, 0}, Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1}});
   ClassReplayResult single;
   if (options.only_block) {
     ReplayOptions one = options;

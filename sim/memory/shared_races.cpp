@@ -30,10 +30,9 @@ void check_shared_addresses(const Kernel& kernel, const Launch& launch, const Re
   quiet.stop = options.stop;
   quiet.memory = false;
   detail::RunContext run = detail::run_context(plan, launch, quiet);
-  run.evaluation_cap = std::min<std::uint64_t>(
-      kSharedRaceEvaluations, options.max_evaluations > Count{kSharedRaceEvaluations}
-                                  ? kSharedRaceEvaluations
-                                  : static_cast<std::uint64_t>(options.max_evaluations));
+  run.evaluation_cap = options.max_evaluations > Count{kSharedRaceEvaluations}
+                           ? kSharedRaceEvaluations
+                           : static_cast<std::uint64_t>(options.max_evaluations);
   detail::WarpMachine machine(plan, run);
   detail::Tally tally;
   tally.statements.resize(kernel.stmts.size());

@@ -1037,10 +1037,11 @@ TEST_F(SharedValues, ARaceIsNamedFromTheAddressesWithoutTheValues) {
 )";
   const ir::Kernel k = load(racy);
   const std::string folder = dir_.string() + "/";
-  EXPECT_EQ(both_errors(folder, k, launch(k, 64, 2)),
-            "k.cu:4:3: shared-memory race: 'tile[t]' writes bytes 128 to 131 of 'tile' in warp 1, which warp 0 "
-            "read ('tile[63 - t]' at k.cu:5:30) with no __syncthreads() between them, in block (0, 0, 0), "
-            "thread (32, 0, 0)");
+  EXPECT_EQ(
+      both_errors(folder, k, launch(k, 64, 2)),
+      "k.cu:4:3: shared-memory race: 'tile[t]' writes bytes 128 to 131 of 'tile' in warp 1, which warp 0 "
+      "read ('tile[63 - t]' at k.cu:5:30) with no __syncthreads() between them, in block (0, 0, 0), "
+      "thread (32, 0, 0)");
   // One warp: program order.
   EXPECT_EQ(both_errors(folder, k, launch(k, 32, 2)), "");
   std::string fenced = racy;
@@ -1071,10 +1072,11 @@ TEST_F(SharedValues, AReductionMissingItsLoopBarrierRacesWithoutTheValues) {
 )";
   const ir::Kernel k = load(racy);
   const std::string folder = dir_.string() + "/";
-  EXPECT_EQ(both_errors(folder, k, launch(k, 256, 3)),
-            "k.cu:7:21: shared-memory race: 's[t]' writes bytes 128 to 131 of 's' in warp 1, which warp 0 read "
-            "('s[t + stride]' at k.cu:7:29) with no __syncthreads() between them, in block (0, 0, 0), thread "
-            "(32, 0, 0)");
+  EXPECT_EQ(
+      both_errors(folder, k, launch(k, 256, 3)),
+      "k.cu:7:21: shared-memory race: 's[t]' writes bytes 128 to 131 of 's' in warp 1, which warp 0 read "
+      "('s[t + stride]' at k.cu:7:29) with no __syncthreads() between them, in block (0, 0, 0), thread "
+      "(32, 0, 0)");
   std::string fenced = racy;
   fenced.insert(fenced.find("  }\n  if (t == 0)"), "    __syncthreads();\n");
   const ir::Kernel f = load(fenced);
@@ -1105,10 +1107,11 @@ TEST_F(SharedValues, AtomicsAndStoresOfUnheldValuesAreNoRaceAReadBesideAtomicsIs
   std::string racy = histogram;
   racy.erase(racy.rfind("  __syncthreads();\n"), 19);
   const ir::Kernel r = load(racy);
-  EXPECT_EQ(both_errors(folder, r, launch(r, 128, 2)),
-            "k.cu:8:13: shared-memory race: '&h[t % 16]' updates bytes 0 to 3 of 'h' in warp 1, which warp 0 "
-            "read ('h[t % 16]' at k.cu:9:12) with no __syncthreads() between them, in block (0, 0, 0), thread "
-            "(32, 0, 0)");
+  EXPECT_EQ(
+      both_errors(folder, r, launch(r, 128, 2)),
+      "k.cu:8:13: shared-memory race: '&h[t % 16]' updates bytes 0 to 3 of 'h' in warp 1, which warp 0 "
+      "read ('h[t % 16]' at k.cu:9:12) with no __syncthreads() between them, in block (0, 0, 0), thread "
+      "(32, 0, 0)");
 }
 
 }  // namespace
