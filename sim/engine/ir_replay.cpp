@@ -773,7 +773,6 @@ bool run_native(const LaunchPlan& program, RunContext& run, const ReplayOptions&
 
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
-  check_shared_addresses(kernel, launch, options, blocks_of(launch, options));
   const LaunchPlan program(std::make_shared<const Kernel>(kernel), launch, detail::plan_options(options));
   return detail::replay_plan(program, launch, options);
 }
@@ -783,6 +782,7 @@ ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch
   const Kernel& kernel = program.kernel;
   RunContext run = detail::run_context(program, launch, options);
   const BlockRange range = blocks_of(launch, options);
+  check_shared_addresses(kernel, launch, options, range);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
   refuse_before_running(program, run, launch, options, range, blocks > 1);
