@@ -14,7 +14,7 @@
 namespace warpdiv::sim::ir {
 
 /// The evaluations a block of the check may make; past them it stops, having named nothing.
-constexpr std::uint64_t kSharedRaceEvaluations = std::uint64_t{1} << 18;
+constexpr std::uint64_t kSharedRaceEvaluations = std::uint64_t{1} << 16;
 
 /// Replays the first and the last block of `range` (blocks of `launch`) with the shared arrays
 /// followed by address, when there are any: throws the InvalidInput (Diag::shared_race) of the
