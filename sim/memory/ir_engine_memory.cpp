@@ -525,7 +525,13 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
       return static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
     };
     if (a.kind == AccessKind::Load) {
-      for (LaneMask l = lanes; l != 0; l &= l - 1) keep_read(a, at(lowest_lane(l)), lowest_lane(l));
+      // A lane reading the bytes the lane before it read finds and leaves the same state.
+      std::int64_t last = -1;
+      for (LaneMask l = lanes; l != 0; l &= l - 1) {
+        const std::int64_t x = at(lowest_lane(l));
+        if (x != last) keep_read(a, x, lowest_lane(l));
+        last = x;
+      }
       continue;
     }
     if (a.value == kNone) {  // an array followed by address: a value the model does not hold

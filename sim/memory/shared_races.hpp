@@ -3,7 +3,8 @@
 // lanes the model computes (and no computed load reads it, which the replay follows by value and
 // checks in every block), the first and the last block of a run are replayed with that array
 // followed by address (PlanOptions::shared_addresses), phase by phase between barriers, for at
-// most kSharedRaceEvaluations warp-statement evaluations each. A read of a byte never written
+// most kSharedRaceEvaluations warp-statement evaluations each (none where probes of the first
+// block's threads, sim/engine/ir_prerun.hpp, prove it makes more). A read of a byte never written
 // is not named there: that needs the values (its value may go unused).
 #pragma once
 
@@ -13,8 +14,8 @@
 
 namespace warpdiv::sim::ir {
 
-/// The evaluations a block of the check may make; past them it stops, having named nothing.
-constexpr std::uint64_t kSharedRaceEvaluations = std::uint64_t{1} << 16;
+/// The evaluations a block of the check may make (shared by its warps); past them it stops.
+constexpr std::uint64_t kSharedRaceEvaluations = std::uint64_t{1} << 14;
 
 /// Replays the first and the last block of `range` (blocks of `launch`) with the shared arrays
 /// followed by address, when there are any: throws the InvalidInput (Diag::shared_race) of the
