@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "sim/engine/ir_engine.hpp"
-#include "sim/engine/ir_prerun.hpp"
 #include "sim/engine/launch_plan.hpp"
 #include "sim/support/errors.hpp"
 
@@ -17,13 +16,6 @@ void check_shared_addresses(const Kernel& kernel, const Launch& launch, const Re
            kernel.bases[static_cast<std::size_t>(a.base)].parameter == kNone;
   });
   if (!any) return;
-  const std::uint64_t budget = options.max_evaluations > Count{kSharedRaceEvaluations}
-                                   ? kSharedRaceEvaluations
-                                   : static_cast<std::uint64_t>(options.max_evaluations);
-  // Blocks that make more than the budget, as probes of the first one's threads prove: not checked.
-  if (pre_run(kernel, launch, BlockRange{range.first, range.first}, std::nullopt, false).least_evaluations >
-      Count{budget})
-    return;
   detail::PlanOptions plan_options;
   plan_options.memory = false;
   plan_options.shared_addresses = true;
@@ -39,6 +31,9 @@ void check_shared_addresses(const Kernel& kernel, const Launch& launch, const Re
   quiet.memory = false;
   detail::RunContext run = detail::run_context(plan, launch, quiet);
   // Each warp runs on a machine of its own, which counts its own evaluations: a share each.
+  const std::uint64_t budget = options.max_evaluations > Count{kSharedRaceEvaluations}
+                                   ? kSharedRaceEvaluations
+                                   : static_cast<std::uint64_t>(options.max_evaluations);
   run.evaluation_cap = std::max<std::uint64_t>(1, budget / static_cast<std::uint64_t>(plan.warps_per_block));
   detail::WarpMachine machine(plan, run);
   detail::Tally tally;

@@ -3,9 +3,9 @@
 // lanes the model computes (and no computed load reads it, which the replay follows by value and
 // checks in every block), the first and the last block of a run are replayed with that array
 // followed by address (PlanOptions::shared_addresses), phase by phase between barriers, for at
-// most kSharedRaceEvaluations warp-statement evaluations each (none where probes of the first
-// block's threads, sim/engine/ir_prerun.hpp, prove it makes more). A read of a byte never written
-// is not named there: that needs the values (its value may go unused).
+// most kSharedRaceEvaluations warp-statement evaluations each (the class engine, whose own run
+// costs far less than a block's, checks only where its counts show blocks within them). A read of a byte
+// never written is not named there: that needs the values (its value may go unused).
 #pragma once
 
 #include <cstdint>
