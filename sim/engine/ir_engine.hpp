@@ -122,6 +122,7 @@ struct SharedByte {
   std::int32_t write_access = kNone, read_access = kNone;
   std::int32_t writer = -1, reader = -1;  // warps
   bool unknown = false;                   // lanes of one request wrote different values, or an undefined one
+  bool unheld = false;                    // its last write's value is not held (followed by address)
   // Another warp that read it in read_phase (-1: none), and by which access.
   std::int32_t other_reader = -1, other_read_access = kNone;
   bool atomic = false;  // its last write was an atomic's
@@ -329,7 +330,8 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   void keep_read(const KeptAccess& a, std::int64_t at, int lane);
   void keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known);
   void keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand,
-                   std::uint64_t compare);
+                   std::uint64_t compare, bool held = true);
+  void keep_unheld(const KeptAccess& a, LaneMask lanes, const Val& offset);
   // Writes to memory followed by value that changed a byte so far (GlobalState, SharedState and
   // this warp's local arrays): a loop's state includes memory, so a repeat is one only if none.
   std::uint64_t memory_changes() const;

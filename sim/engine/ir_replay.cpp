@@ -13,6 +13,7 @@
 #include "sim/engine/ir_prerun.hpp"
 #include "sim/engine/ir_engine.hpp"
 #include "sim/engine/ir_native.hpp"
+#include "sim/memory/shared_races.hpp"
 #include "sim/model/ir_ops.hpp"
 #include "sim/support/parallel.hpp"
 
@@ -781,6 +782,7 @@ ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch
   const Kernel& kernel = program.kernel;
   RunContext run = detail::run_context(program, launch, options);
   const BlockRange range = blocks_of(launch, options);
+  check_shared_addresses(kernel, launch, options, range);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
   refuse_before_running(program, run, launch, options, range, blocks > 1);

@@ -318,6 +318,34 @@ void bind_expr_functions(const Kernel& k, const Expr& e, CompiledExpr& c) {
   }
 }
 
+// The shared arrays followed by address (PlanOptions::shared_addresses): `loaded` with every access
+// of each __shared__ array (every extern one is one array) that no computed load reads and whose
+// every access has an address and lanes the model computes marked, for memory_layout; none where
+// some shared access has no place (it may touch any of them).
+std::vector<bool> with_shared_addresses(const Kernel& k, std::vector<bool> loaded,
+                                        const std::vector<ExprId>& origins) {
+  const auto group = [&](std::int32_t b) {
+    const MemoryBase& base = k.bases[static_cast<std::size_t>(b)];
+    if (base.parameter != kNone || base.space != AddressSpace::Shared) return kNone;
+    return base.bytes == 0 ? static_cast<std::int32_t>(k.bases.size()) : b;
+  };
+  std::vector<std::uint8_t> refused(k.bases.size() + 1, 0);
+  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+    const MemoryAccess& m = k.accesses[a];
+    if (m.space == AddressSpace::Shared && m.base == kNone) return loaded;
+    const std::int32_t g = m.base == kNone ? kNone : group(m.base);
+    if (g == kNone) continue;
+    const bool placed = m.offset != kNone && origins[static_cast<std::size_t>(m.offset)] == kNone &&
+                        (m.guard == kNone || origins[static_cast<std::size_t>(m.guard)] == kNone);
+    if (!placed || (a < loaded.size() && loaded[a])) refused[static_cast<std::size_t>(g)] = 1;
+  }
+  for (std::size_t a = 0; a < k.accesses.size() && a < loaded.size(); ++a) {
+    const std::int32_t b = k.accesses[a].base;
+    if (b != kNone && group(b) != kNone && !refused[static_cast<std::size_t>(group(b))]) loaded[a] = true;
+  }
+  return loaded;
+}
+
 }  // namespace
 
 PlanOptions plan_options(const ReplayOptions& o) {
@@ -368,7 +396,7 @@ LaunchPlan::LaunchPlan(std::shared_ptr<const Kernel> m, const Launch& l, const P
   checks = checked_values(k, origins);
   compile_memory(loaded, origins);
   bind_launch();
-  lay_out_values(loaded);
+  lay_out_values(options.shared_addresses ? with_shared_addresses(k, loaded, origins) : loaded);
   keep_accesses(origins);
   choose_kept_expressions();
   compile_affine_offsets();
@@ -686,6 +714,10 @@ void LaunchPlan::keep_accesses(const std::vector<ExprId>& origins) {
           kept_access.atomic = access.atomic;
           kept_access.compare = access.compare;
           if (access.value != kNone) kept_access.type = k.exprs[static_cast<std::size_t>(access.value)].type;
+          // A shared array followed by address only: a value the model does not hold is kept as none.
+          if (shared_at[b] >= 0 && ((access.value != kNone && origins[access.value] != kNone) ||
+                                    (access.compare != kNone && origins[access.compare] != kNone)))
+            kept_access.value = kept_access.compare = kNone;
           m.kept.push_back(kept_access);
         }
       if (!m.kept.empty()) has_memory[i] = 1;

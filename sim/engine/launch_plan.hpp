@@ -140,6 +140,10 @@ struct PlanOptions {
   bool memory = true;           // memory figures counted (ReplayOptions::memory)
   bool affine_offsets = true;   // offsets as lane patterns where they allow (ReplayOptions::affine_offsets)
   bool capture_stores = false;  // stores kept (ReplayOptions::capture_stores)
+  /// Shared arrays whose values are not followed but whose every access the model places are
+  /// followed by address (sim/memory/shared_races.hpp): their stores keep no value, their loads
+  /// stay opaque, and the races and reads of memory never written among them are checked.
+  bool shared_addresses = false;
   /// The class engine's (sim/classes/): [access id] the address residues each counted access
   /// follows (CompiledAccess::shifts, shift_step; count <= 1: none), empty for none; [ExprId] the
   /// comparisons its recorder is told of (CompiledExpr::recorded), empty for none.

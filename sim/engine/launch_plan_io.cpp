@@ -96,7 +96,7 @@ void plan_fields(F& f, LaunchPlan& p) {
   Launch& l = p.launch;
   f(l.grid, l.block, l.warp_size, l.arguments, l.buffer_bytes, l.dynamic_shared_bytes);
   PlanOptions& o = p.options;
-  f(o.by_iteration, o.memory, o.affine_offsets, o.capture_stores, o.shifts, o.recorded);
+  f(o.by_iteration, o.memory, o.affine_offsets, o.capture_stores, o.shared_addresses, o.shifts, o.recorded);
   f(p.warp_size, p.warps_per_block, p.threads_per_block, p.warps, p.exprs, p.innermost_loop, p.barrier);
   f(p.barriers, p.skip_value, p.checks, p.has_memory, p.memory, p.affine_offsets, p.base_bytes,
     p.shared_values);
@@ -239,6 +239,7 @@ constexpr const char* kPlanFieldNames[] = {"launch.grid",
                                            "options.memory",
                                            "options.affine_offsets",
                                            "options.capture_stores",
+                                           "options.shared_addresses",
                                            "options.shifts",
                                            "options.recorded",
                                            "warp_size",

@@ -525,7 +525,17 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
       return static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
     };
     if (a.kind == AccessKind::Load) {
-      for (LaneMask l = lanes; l != 0; l &= l - 1) keep_read(a, at(lowest_lane(l)), lowest_lane(l));
+      // A lane reading the bytes the lane before it read finds and leaves the same state.
+      std::int64_t last = -1;
+      for (LaneMask l = lanes; l != 0; l &= l - 1) {
+        const std::int64_t x = at(lowest_lane(l));
+        if (x != last) keep_read(a, x, lowest_lane(l));
+        last = x;
+      }
+      continue;
+    }
+    if (a.value == kNone) {  // an array followed by address: a value the model does not hold
+      keep_unheld(a, lanes, offset);
       continue;
     }
     // Undefined behaviour in the value, or a load of it outside its buffer, is an error here: the
@@ -545,6 +555,21 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
       const int lane = lowest_lane(l);
       keep_write(a, at(lane), lane, value.lanes != nullptr ? value.lanes[lane] : value.value, true);
     }
+  }
+}
+
+// A store or atomic into a shared array followed by address only (PlanOptions::shared_addresses),
+// whose value the model does not hold: its bytes are written (an atomic's as an atomic), their
+// values unheld.
+void WarpMachine::keep_unheld(const KeptAccess& a, LaneMask lanes, const Val& offset) {
+  if (a.kind == AccessKind::Store) ++shared_->request;
+  for (LaneMask l = lanes; l != 0; l &= l - 1) {
+    const int lane = lowest_lane(l);
+    const auto at = static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
+    if (a.kind == AccessKind::Atomic)
+      keep_atomic(a, at, lane, 0, 0, false);
+    else
+      keep_write(a, at, lane, 0, false);
   }
 }
 
@@ -729,10 +754,13 @@ void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   check_place(a, at, lane, "reads");
   SharedState& sh = *shared_;
+  // Followed by address, a read of a byte never written is not named (its value may not matter;
+  // the replay that follows the values names it).
+  const bool by_address = p_.options.shared_addresses;
   const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
   for (int i = 0; i < a.width; ++i) {
     const SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
-    if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
+    if (b.write_phase < sh.block_phase && !by_address) unwritten(access, at, i, lane);
     if (b.write_phase == sh.phase && b.writer != warp_)
       race(a, at, lane, false, b.write_access, b.writer, true);
     if (b.order_dependent) order_dependent_value(a.id);
@@ -760,9 +788,10 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
     SharedByte& b = sh.state[x];
     const auto byte = static_cast<std::uint8_t>(bits >> (8 * i));
     // Another warp's write in this phase: a race unless both wrote the same known value (the
-    // result is then the same in any order).
+    // result is then the same in any order); where the model does not hold one of the values
+    // (an array followed by address), it may be the same: not named.
     if (b.write_phase == sh.phase && b.writer != warp_ &&
-        (b.atomic || b.unknown || !known || sh.bytes[x] != byte))
+        (b.atomic || (known && !b.unheld && (b.unknown || sh.bytes[x] != byte))))
       race(a, at, lane, true, b.write_access, b.writer, true);
     if (sh.pending && x >= sh.pending_start && x < sh.pending_end && warp_ != sh.pending_warp)
       race(a, at, lane, true, sh.pending_access, sh.pending_warp, false);
@@ -773,6 +802,7 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
     // Lanes of one request writing different values: which one stays is undefined.
     const bool same_request = b.request == sh.request && b.write_phase == sh.phase;
     b.unknown = !known || (same_request && (b.unknown || sh.bytes[x] != byte));
+    b.unheld = !known;
     if (sh.bytes[x] != byte) ++sh.changes;
     b.order_dependent = false;
     sh.bytes[x] = byte;
@@ -791,7 +821,7 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
 // when their operations do not commute (exch, cas, inc, dec, float add, different operations):
 // SharedByte::order_dependent, until a plain store overwrites it.
 void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand,
-                              std::uint64_t compare) {
+                              std::uint64_t compare, bool held) {
   check_place(a, at, lane, "updates");
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   SharedState& sh = *shared_;
@@ -800,7 +830,7 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
   bool was_order_dependent = false, now_order_dependent = false;
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
-    if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
+    if (b.write_phase < sh.block_phase && !p_.options.shared_addresses) unwritten(access, at, i, lane);
     if (b.write_phase == sh.phase && b.writer != warp_ && !b.atomic)
       race(a, at, lane, true, b.write_access, b.writer, true);
     if (b.read_phase == sh.phase && b.reader != warp_)
@@ -825,7 +855,7 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
   std::uint64_t old = 0;
   std::memcpy(&old, sh.bytes.data() + start, static_cast<std::size_t>(a.width));
   const std::uint64_t now =
-      ops::atomic(a.atomic, a.type, a.width, old, operand, compare, AddressSpace::Shared);
+      held ? ops::atomic(a.atomic, a.type, a.width, old, operand, compare, AddressSpace::Shared) : old;
   if (now != old) ++sh.changes;
   std::memcpy(sh.bytes.data() + start, &now, static_cast<std::size_t>(a.width));
   // An exchange by one thread leaves its operand, whatever the element held.
@@ -837,6 +867,7 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
     b.write_access = a.id;
     b.atomic = true;
     b.unknown = false;
+    b.unheld = !held;
     b.order_dependent = order_dependent;
   }
   atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] =
