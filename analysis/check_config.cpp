@@ -27,6 +27,7 @@
 #undef WARPDIV_NDEBUG_WAS_SET
 #endif
 
+#include "analysis/source_flags.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/message_text.hpp"
 
@@ -372,7 +373,13 @@ class Reader {
         k.args = args(node, k);
         k.args_place = place_of(node.source());
       }
-      if (n == "defines") k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes");
+      if (n == "defines") {
+        k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes");
+        for (std::size_t i = 0; i < k.defines.size(); ++i)
+          if (const std::string fault = define_fault(k.defines[i]); !fault.empty())
+            fail((*node.as_array())[i].source(),
+                 "defines item " + sim::quote_value(k.defines[i]) + ": " + fault);
+      }
       if (n == "include_dirs")
         for (const std::string& d : strings(node, n, "folders, as -I takes"))
           k.include_dirs.push_back(resolve(d));

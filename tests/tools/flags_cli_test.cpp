@@ -90,6 +90,27 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"validate", "--seed"}, "0 .. 2^63-1"},
         BadInput{{"ncu-check", "--ncu-csv", "--tile", "16"}, "--ncu-csv needs a value"}));
 
+// A source's compiler flags are checked before Clang sees them: one line naming the flag.
+INSTANTIATE_TEST_SUITE_P(
+    CompilerFlags, RefusedInAFolder,
+    ::testing::Values(
+        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", ""},
+                 "-D '': a macro definition starts with its name, an identifier (NAME, NAME=VALUE or "
+                 "NAME(PARAMETERS)=VALUE)"},
+        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", "=1"},
+                 "-D '=1': a macro definition"},
+        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", " "},
+                 "-D ' ': a macro definition"},
+        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", "N+1"},
+                 "-D 'N+1': 'N' is followed by '+' (NAME, NAME=VALUE or NAME(PARAMETERS)=VALUE, NAME an "
+                 "identifier)"},
+        BadInput{{"occupancy", "k.cu", "--block", "32", "--gpu", "h100", "-D", "1N"},
+                 "-D '1N': a macro definition"},
+        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-I", ""},
+                 "-I '': give a folder to search for headers"},
+        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-p", ""},
+                 "-p '': give the build folder that holds compile_commands.json"}));
+
 TEST(FlagValues, DashAndNegativeNumbersAreValues) {
   // "-" (stdout) and "-5" are values: refused, if at all, by what they are, never as missing.
   for (const std::vector<std::string>& args :

@@ -75,6 +75,7 @@ void parse_file_launch(const po::variables_map& vm, OccupancyRequest& r) {
   if (has(vm, "kernel")) r.source.kernel = get(vm, "kernel");
   r.source.defines = get_all(vm, "define");
   r.source.include_dirs = get_all(vm, "include-dir");
+  check_compiler_flags(r.source);
 }
 
 // The launch of --tile T (the tiled kernel's) or --threads N, with --regs and --smem.

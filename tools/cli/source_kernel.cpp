@@ -18,6 +18,7 @@
 #include "analysis/input_file.hpp"
 #include "analysis/matrix_market.hpp"
 #include "analysis/npy.hpp"
+#include "analysis/source_flags.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/message_text.hpp"
 #include "sim/model/ir_json.hpp"
@@ -186,6 +187,14 @@ std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) 
   return vm[flag].as<std::vector<std::string>>();
 }
 
+void check_compiler_flags(const KernelSource& source) {
+  for (const std::string& define : source.defines)
+    if (const std::string fault = analysis::define_fault(define); !fault.empty())
+      throw InvalidInput(Diag::flag_value, "-D " + sim::quote_value(define) + ": " + fault);
+  for (const std::string& dir : source.include_dirs)
+    if (dir.empty()) throw InvalidInput(Diag::flag_value, "-I '': give a folder to search for headers");
+}
+
 KernelSource kernel_source(const po::variables_map& vm) {
   KernelSource source;
   if (has(vm, "file")) source.file = get(vm, "file");
@@ -193,10 +202,15 @@ KernelSource kernel_source(const po::variables_map& vm) {
   if (has(vm, "kernel")) source.kernel = get(vm, "kernel");
   source.defines = get_all(vm, "define");
   source.include_dirs = get_all(vm, "include-dir");
+  check_compiler_flags(source);
   if (has(vm, "cuda-headers")) source.cuda_headers = get(vm, "cuda-headers");
   if (has(vm, "cuda-path")) source.cuda_path = get(vm, "cuda-path");
   if (has(vm, "fmad")) source.fmad = get(vm, "fmad") == "true";
-  if (has(vm, "build-dir")) source.build_dir = get(vm, "build-dir");
+  if (has(vm, "build-dir")) {
+    source.build_dir = get(vm, "build-dir");
+    if (source.build_dir.empty())
+      throw InvalidInput(Diag::flag_value, "-p '': give the build folder that holds compile_commands.json");
+  }
   if (has(vm, "model"))
     for (const char* flag :
          {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad", "build-dir"})

@@ -63,6 +63,8 @@ boost::program_options::variables_map parse_source_command_line(
 /// Every value of a repeatable flag (none when not given).
 std::vector<std::string> get_all(const boost::program_options::variables_map& vm, const char* flag);
 
+/// -D and -I as Clang takes them (InvalidInput naming the flag otherwise).
+void check_compiler_flags(const KernelSource& source);
 /// FILE.cu (the positional "file") or --model, and the compiler flags, as given. A --model with
 /// any compiler flag is refused: the model holds one kernel already read.
 KernelSource kernel_source(const boost::program_options::variables_map& vm);
