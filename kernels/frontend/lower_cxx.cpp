@@ -60,6 +60,32 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
   return binding;
 }
 
+/// What a reference of a class type (`const P& p`, `float4& v`, a parameter or a local: `ref`)
+/// bound to `target` is, where the model tracks no object there: memory (an element, a member
+/// of one, a reference bound to one, the reference a call returns to memory, or an lvalue that may
+/// be memory, as `c ? a[i] : a[j]`): that object's address, as for an int& (its members' reads
+/// are loads and its writes stores where they run), or unplaced with why (its accesses not
+/// counted). Nullopt for a temporary, a thread's own object and what may be a modelled local
+/// (its members then read as opaque); a writable one bound to such a local is refused.
+std::optional<Lowerer::Binding> Lowerer::object_reference(const clang::Expr* target, const clang::VarDecl* ref,
+                                                          std::vector<ir::StmtId>& out) {
+  if (binds_temporary(target)) return std::nullopt;
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(written_lvalue(strip(target))->IgnoreParenCasts());
+  if (call != nullptr) {
+    if (const clang::Expr* argument = forwarded_argument(call)) return object_reference(argument, ref, out);
+  }
+  if (!is_memory(target) && (call == nullptr || !returns_memory(call))) {
+    if (holds_modelled(target)) {
+      if (!ref->getType().getNonReferenceType().isConstQualified())
+        refuse(target, "the reference '" + ref->getNameAsString() + "' is bound to '" + text(target) +
+                           "', which the model cannot change through it");
+      return std::nullopt;
+    }
+    if (space_written(target, current_frame()) == "thread") return std::nullopt;
+  }
+  return memory_binding(target, ref->getNameAsString(), out);
+}
+
 /// Whether a reference initialised with `init` is bound to a temporary (`const int& r = a + b`,
 /// a conversion, a default argument's literal): a copy of the value, not an object that changes.
 bool Lowerer::binds_temporary(const clang::Expr* init) {
@@ -501,10 +527,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
     } else if (const auto* record = trackable(param->getType())) {
       object_vars_.erase(param);
-      if (reference) {  // S& s: the caller's object itself, when the model tracks it
+      bindings_.erase(param);
+      if (reference) {  // S& s: the caller's object itself, when the model tracks it; else memory
         const int object = object_of(arg);
         if (object != kUnknownObject)
           object_vars_[param] = object;
+        else if (const auto memory = object_reference(arg, param, body))
+          bindings_[param] = *memory;
         else
           scan_work(arg);
       } else {  // S s: initialised from the argument as a local is (its copy constructor, braces ...)
@@ -519,8 +548,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       // A pointer into memory the model follows (p[i] is placed), passed by value or as T* const&.
       bindings_.erase(param);
     } else {
-      scan_work(arg);  // a pointer, float or untracked struct argument: opaque
       bindings_.erase(param);
+      // A pointer, float or untracked struct argument: opaque (a struct in memory by reference: its address).
+      const bool object = reference && param->getType().getNonReferenceType()->isRecordType();
+      if (const auto memory = object ? object_reference(arg, param, body) : std::nullopt)
+        bindings_[param] = *memory;
+      else
+        scan_work(arg);
     }
   }
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);

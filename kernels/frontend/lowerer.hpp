@@ -430,6 +430,8 @@ class Lowerer {
   std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type,
                                            const std::string& name, std::vector<ir::StmtId>& out);
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
+  std::optional<Binding> object_reference(const clang::Expr* target, const clang::VarDecl* ref,
+                                          std::vector<ir::StmtId>& out);
   static bool binds_temporary(const clang::Expr* init);
   bool may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
   struct CallFrame {  // a call about to be inlined: its callee's definition, arguments and object
