@@ -33,16 +33,17 @@ std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* ta
   return memory_binding(target, name, out);
 }
 
-/// A reference bound to the memory lvalue `target`: its address, fixed here (the offset in a
-/// local "&name" declared in `out`), or unplaced with why.
+/// A reference bound to the memory lvalue `target` (with `pointer`, to what the pointer `target`
+/// points to): its address, fixed here (the offset in a local "&name" declared in `out`), or
+/// unplaced with why.
 Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::string& name,
-                                         std::vector<ir::StmtId>& out) {
+                                         std::vector<ir::StmtId>& out, bool pointer) {
   Binding binding{Binding::Memory, ir::kNone};
   binding.target = target;
   const std::size_t exprs = k_.exprs.size();
   const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
   try {
-    const Address a = address_of(target);
+    const Address a = pointer ? pointer_value(target) : address_of(target);
     if (a.null != ir::kNone) throw Unplaced{"the pointer is null in some lanes"};
     binding.base = a.base;
     binding.constant = a.offset.constant;
@@ -60,30 +61,53 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
   return binding;
 }
 
-/// What a reference of a class type (`const P& p`, `float4& v`, a parameter or a local: `ref`)
-/// bound to `target` is, where the model tracks no object there: memory (an element, a member
-/// of one, a reference bound to one, the reference a call returns to memory, or an lvalue that may
-/// be memory, as `c ? a[i] : a[j]`): that object's address, as for an int& (its members' reads
-/// are loads and its writes stores where they run), or unplaced with why (its accesses not
-/// counted). Nullopt for a temporary, a thread's own object and what may be a modelled local
-/// (its members then read as opaque); a writable one bound to such a local is refused.
-std::optional<Lowerer::Binding> Lowerer::object_reference(const clang::Expr* target, const clang::VarDecl* ref,
-                                                          std::vector<ir::StmtId>& out) {
+/// What a reference of a class type (`const P& p`, `float4& v`, a parameter or a local named
+/// `name`, `writable` unless const) bound to `target` is, where the model tracks no object there:
+/// memory (an element, a member of one, a reference bound to one, the reference a call returns
+/// to memory, or an lvalue that may be memory, as `c ? a[i] : a[j]`): that object's address, as
+/// for an int& (its members' reads are loads and its writes stores where they run), or unplaced
+/// with why (its accesses not counted). Nullopt for a temporary, a thread's own object and what
+/// may be a modelled local (its members then read as opaque); a writable one bound to such a
+/// local is refused.
+std::optional<Lowerer::Binding> Lowerer::object_reference(const clang::Expr* target, const std::string& name,
+                                                          bool writable, std::vector<ir::StmtId>& out) {
   if (binds_temporary(target)) return std::nullopt;
   const auto* call = llvm::dyn_cast<clang::CallExpr>(written_lvalue(strip(target))->IgnoreParenCasts());
   if (call != nullptr) {
-    if (const clang::Expr* argument = forwarded_argument(call)) return object_reference(argument, ref, out);
+    if (const clang::Expr* argument = forwarded_argument(call))
+      return object_reference(argument, name, writable, out);
   }
   if (!is_memory(target) && (call == nullptr || !returns_memory(call))) {
     if (holds_modelled(target)) {
-      if (!ref->getType().getNonReferenceType().isConstQualified())
-        refuse(target, "the reference '" + ref->getNameAsString() + "' is bound to '" + text(target) +
+      if (writable)
+        refuse(target, "the reference '" + name + "' is bound to '" + text(target) +
                            "', which the model cannot change through it");
       return std::nullopt;
     }
     if (space_written(target, current_frame()) == "thread") return std::nullopt;
   }
-  return memory_binding(target, ref->getNameAsString(), out);
+  return memory_binding(target, name, out);
+}
+
+/// The object a member function called on `object` runs on (`this`), where the model tracks no
+/// object there: as a reference bound to it (object_reference; p->f(): what p points to;
+/// this->g(): the caller's own `this`), or nullopt (its members then not placed).
+std::optional<Lowerer::Binding> Lowerer::this_binding(const clang::Expr* object, bool writable,
+                                                      std::vector<ir::StmtId>& out) {
+  if (llvm::isa<clang::CXXThisExpr>(strip(object)))
+    return this_bindings_.empty() ? std::nullopt : this_bindings_.back();
+  if (object->getType()->isPointerType()) return memory_binding(object, "this", out, true);
+  return object_reference(object, "this", writable, out);
+}
+
+/// The address a reference to memory holds, read at `where`; Unplaced with why where the model
+/// could not place it (`what`: how the access reaches it, "the reference 'r'").
+Lowerer::Address Lowerer::bound_address(const Binding& binding, const std::string& what, ir::SourceRange where) {
+  if (binding.base == ir::kNone)
+    throw Unplaced{"reached through " + what + (binding.unplaced.empty() ? "" : " (" + binding.unplaced + ")")};
+  Address a{binding.base, {ir::kNone, binding.constant}};
+  if (binding.offset != ir::kNone) a.offset.expr = k_.local(binding.offset, where);
+  return a;
 }
 
 /// Whether a reference initialised with `init` is bound to a temporary (`const int& r = a + b`,
@@ -462,11 +486,8 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 /// reads its members as opaque values (this->n) and writes them as work.
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                                 ir::LocalId result) {
-  int this_object = kUnknownObject;
-  if (const clang::Expr* object = call_object(call)) {
-    this_object = object_of(object);
-    if (this_object == kUnknownObject) scan_work(object);
-  }
+  const clang::Expr* object = call_object(call);
+  const int this_object = object != nullptr ? object_of(object) : kUnknownObject;
   return inline_function(call, callee, call_arguments(call, callee), result, this_object);
 }
 
@@ -477,6 +498,15 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   callee->hasBody(definition);
   const ir::SourceRange where = range(call);
   std::vector<ir::StmtId> body;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+  const bool has_this = method != nullptr && !method->isStatic();
+  const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
+  const clang::Expr* called_on = call_expr != nullptr ? call_object(call_expr) : nullptr;
+  std::optional<Binding> this_memory;  // a member function's object in memory: its address
+  if (called_on != nullptr && this_object == kUnknownObject) {
+    if (has_this) this_memory = this_binding(called_on, !method->isConst(), body);
+    if (!this_memory) scan_work(called_on);
+  }
   std::optional<bool> callee_writes;  // may_write_memory(definition), worked out when needed
   const auto writes = [&] {
     std::vector<const clang::FunctionDecl*> seen{definition};
@@ -495,10 +525,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
     const bool constant = reference && param->getType().getNonReferenceType().isConstQualified();
     std::optional<Binding> shared;  // const int& x bound to an lvalue that may change: that object
-    const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
     if (type && constant && writes() &&
-        !copies_returned_reference(
-            arg, CallFrame{definition, args, call_expr ? call_object(call_expr) : nullptr, current_frame()}))
+        !copies_returned_reference(arg, CallFrame{definition, args, called_on, current_frame()}))
       shared = const_reference_binding(arg, *type, param->getNameAsString(), body);
     if (shared) {
       bindings_[param] = *shared;
@@ -532,7 +560,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         const int object = object_of(arg);
         if (object != kUnknownObject)
           object_vars_[param] = object;
-        else if (const auto memory = object_reference(arg, param, body))
+        else if (const auto memory = object_reference(arg, param->getNameAsString(), !constant, body))
           bindings_[param] = *memory;
         else
           scan_work(arg);
@@ -551,17 +579,17 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       bindings_.erase(param);
       // A pointer, float or untracked struct argument: opaque (a struct in memory by reference: its address).
       const bool object = reference && param->getType().getNonReferenceType()->isRecordType();
-      if (const auto memory = object ? object_reference(arg, param, body) : std::nullopt)
+      if (const auto memory = object ? object_reference(arg, param->getNameAsString(),
+                                                        !param->getType().getNonReferenceType().isConstQualified(), body)
+                                     : std::nullopt)
         bindings_[param] = *memory;
       else
         scan_work(arg);
     }
   }
-  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
-  const bool has_this = method != nullptr && !method->isStatic();
   this_stack_.push_back(has_this ? this_object : kUnknownObject);
-  const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
-  this_exprs_.push_back(has_this && call_expr != nullptr ? call_object(call_expr) : nullptr);
+  this_bindings_.push_back(this_memory);
+  this_exprs_.push_back(has_this ? called_on : nullptr);
   inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame()});
   if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
     for (const clang::CXXCtorInitializer* init : constructor->inits())
@@ -576,6 +604,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   hoisted_ = outer;
   call_stack_.pop_back();
   this_stack_.pop_back();
+  this_bindings_.pop_back();
   this_exprs_.pop_back();
   inline_frames_.pop_back();
   return k_.inlined_call(function_key(*definition), result, k_.block(body, where), where);

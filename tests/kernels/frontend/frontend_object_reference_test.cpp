@@ -190,5 +190,58 @@ __global__ void k(P *in, int *o) {
                "through it");
 }
 
+// A member function called on an element (`s[t].set(t)`, `in[t].sum()`, `q->sum()`, a member
+// operator's left operand, a member function it calls) runs on that element's address: `a`,
+// `this->b`, `(*this).a` are its members' accesses. P is 8 bytes: s[u].a is word 2 u, bank
+// (2 u) % 32, 2 lanes a bank for 32 consecutive u: 2 wavefronts a warp; global members 8 sectors
+// a warp. s[(t + 1) % 64].sum() = 2 u + 1 > 20 for u = (t + 1) % 64 >= 10: t = 9 .. 62, 54
+// lanes, in both warps (warp 0: t < 9 not, warp 1: t = 63, u = 0, not).
+TEST_F(FrontendObjectReference, AMemberFunctionOfAnElementRunsOnItsAddress) {
+  const std::string head = R"(struct P {
+  int a; int b;
+  __device__ int sum() const { return a + b; }
+  __device__ void set(int v) { a = v; this->b = v + 1; }
+  __device__ int twice() const { return sum() + (*this).a; }
+  __device__ P operator+(const P &o) const { P r; r.a = a + o.a; r.b = b + o.b; return r; }
+};
+__global__ void k(P *in, int *o) {
+  int t = threadIdx.x;
+)";
+  const ir::Kernel k = load(head + R"(  __shared__ P s[64];
+  s[t].set(t);
+  __syncthreads();
+  if (s[(t + 1) % 64].sum() > 20) o[t] = 1;
+  o[t] = in[t].sum();
+  P r = in[t] + in[t + 64];
+  o[t] = r.a + in[t].twice();
+  P *q = &in[t];
+  o[t] = q->sum();
+}
+)");
+  const ir::ReplayResult r = run(k, 64);
+  EXPECT_EQ(branch(k, r, 13), (Figures{2, 2, 54}));
+  std::vector<Figures> shared;
+  Figures global_loads{0, 0, 0};
+  for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+    EXPECT_EQ(k.accesses[i].reason, "") << k.accesses[i].text;
+    const Figures f = figures(k, r, i);
+    if (k.accesses[i].space == ir::AddressSpace::Shared) shared.push_back(f);
+    if (k.accesses[i].space == ir::AddressSpace::Global && k.accesses[i].kind == ir::AccessKind::Load) {
+      EXPECT_EQ(f, (Figures{2, 16, 256})) << k.accesses[i].text;
+      for (std::size_t j = 0; j < 3; ++j) global_loads[j] += f[j];
+    }
+  }
+  // set's a and b, sum's a and b.
+  EXPECT_EQ(shared, (std::vector<Figures>(4, Figures{2, 4, 2, 256})));
+  // in[t].sum(): 2 members; operator+: 4; twice(): sum's 2 and (*this).a; q->sum(): 2.
+  EXPECT_EQ(global_loads, (Figures{2 * 11, 16 * 11, 256 * 11}));
+  // On an element the front-end cannot place: not counted, naming 'this' and why.
+  const ir::Kernel unplaced = load(head + "  o[t] = (t > 3 ? in[t] : in[t + 1]).sum();\n}\n");
+  const std::string why =
+      " not placed: reached through 'this' (the model does not follow 't > 3 ? in[t] : in[t + 1]' to an address)";
+  EXPECT_EQ(accesses(unplaced), (Lines{"load global 4 a" + why, "load global 4 b" + why,
+                                       "store global 4 o @ ((int64)t * 4:int64)"}));
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
