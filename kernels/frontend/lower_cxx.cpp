@@ -102,9 +102,11 @@ std::optional<Lowerer::Binding> Lowerer::this_binding(const clang::Expr* object,
 
 /// The address a reference to memory holds, read at `where`; Unplaced with why where the model
 /// could not place it (`what`: how the access reaches it, "the reference 'r'").
-Lowerer::Address Lowerer::bound_address(const Binding& binding, const std::string& what, ir::SourceRange where) {
+Lowerer::Address Lowerer::bound_address(const Binding& binding, const std::string& what,
+                                        ir::SourceRange where) {
   if (binding.base == ir::kNone)
-    throw Unplaced{"reached through " + what + (binding.unplaced.empty() ? "" : " (" + binding.unplaced + ")")};
+    throw Unplaced{"reached through " + what +
+                   (binding.unplaced.empty() ? "" : " (" + binding.unplaced + ")")};
   Address a{binding.base, {ir::kNone, binding.constant}};
   if (binding.offset != ir::kNone) a.offset.expr = k_.local(binding.offset, where);
   return a;
@@ -577,14 +579,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       bindings_.erase(param);
     } else {
       bindings_.erase(param);
-      // A pointer, float or untracked struct argument: opaque (a struct in memory by reference: its address).
-      const bool object = reference && param->getType().getNonReferenceType()->isRecordType();
-      if (const auto memory = object ? object_reference(arg, param->getNameAsString(),
-                                                        !param->getType().getNonReferenceType().isConstQualified(), body)
-                                     : std::nullopt)
+      std::optional<Binding> memory;  // a struct in memory, by reference: its address
+      if (reference && param->getType().getNonReferenceType()->isRecordType())
+        memory = object_reference(arg, param->getNameAsString(), !constant, body);
+      if (memory)
         bindings_[param] = *memory;
       else
-        scan_work(arg);
+        scan_work(arg);  // a pointer, float or untracked struct argument: opaque
     }
   }
   this_stack_.push_back(has_this ? this_object : kUnknownObject);

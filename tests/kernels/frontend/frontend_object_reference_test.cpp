@@ -59,9 +59,10 @@ class FrontendObjectReference : public SnippetTest {
 // in every other 16 bytes: 16 sectors a warp, 2 warps. get(in[t]) reads it in get's body, as the
 // local reference r does in the kernel's.
 TEST_F(FrontendObjectReference, AConstReferenceParameterGivenAGlobalElementReadsItsMember) {
-  const std::string head = "struct P { int a; short b; double c; };\n"
-                           "__device__ int get(const P &p) { return p.a; }\n"
-                           "__global__ void k(const P *in, int *o) {\n  int t = threadIdx.x;\n";
+  const std::string head =
+      "struct P { int a; short b; double c; };\n"
+      "__device__ int get(const P &p) { return p.a; }\n"
+      "__global__ void k(const P *in, int *o) {\n  int t = threadIdx.x;\n";
   for (const char* read : {"  int v = get(in[t]);\n", "  const P &r = in[t];\n  int v = r.a;\n"}) {
     const ir::Kernel k = load(head + read + "  o[t] = v;\n}\n");
     ASSERT_EQ(k.accesses.size(), 2u) << read << ::testing::PrintToString(accesses(k));
@@ -238,7 +239,8 @@ __global__ void k(P *in, int *o) {
   // On an element the front-end cannot place: not counted, naming 'this' and why.
   const ir::Kernel unplaced = load(head + "  o[t] = (t > 3 ? in[t] : in[t + 1]).sum();\n}\n");
   const std::string why =
-      " not placed: reached through 'this' (the model does not follow 't > 3 ? in[t] : in[t + 1]' to an address)";
+      " not placed: reached through 'this' (the model does not follow 't > 3 ? in[t] : in[t + 1]' to an "
+      "address)";
   EXPECT_EQ(accesses(unplaced), (Lines{"load global 4 a" + why, "load global 4 b" + why,
                                        "store global 4 o @ ((int64)t * 4:int64)"}));
 }
