@@ -327,8 +327,13 @@ bool Lowerer::holds_modelled(const clang::Expr* e) const {
   e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
   // A member the model holds is a local (bound_local); any other (a pointer member, one of an
   // object it does not track) it does not hold, unless it is a reference to something else.
-  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    const auto* call = llvm::dyn_cast<clang::CallExpr>(strip(member->getBase()));
+    if (call != nullptr && !member->isArrow() && call->isGLValue() && forwarded_argument(call) == nullptr &&
+        may_return_local(call))
+      return true;  // a member of what a call returns, which may be a local
     return member->getMemberDecl()->getType()->isReferenceType();
+  }
   if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(e))
     return holds_modelled(conditional->getTrueExpr()) || holds_modelled(conditional->getFalseExpr());
   if (llvm::isa<clang::ArraySubscriptExpr>(e)) return false;
@@ -399,6 +404,27 @@ bool Lowerer::returns_memory(const clang::CallExpr* call) const {
   for (const clang::ReturnStmt* ret : returns)
     if (ret->getRetValue() == nullptr || !memory_of_no_parameter(ret->getRetValue())) return false;
   return true;
+}
+
+/// Whether the reference `call` returns may name a thread's own object (a local, one the model
+/// follows member by member): it is not known to return memory, and its object or an argument
+/// given to a reference or pointer parameter is not known to be in global, shared or constant
+/// memory.
+bool Lowerer::may_return_local(const clang::CallExpr* call) const {
+  if (returns_memory(call)) return false;
+  const auto in_memory = [&](const clang::Expr* e) {
+    const std::string space = space_written(e, current_frame());
+    return space == "global memory" || space == "shared memory" || space == "constant memory";
+  };
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr) return true;
+  if (const clang::Expr* object = call_object(call); object != nullptr && !in_memory(object)) return true;
+  const std::vector<const clang::Expr*> args = call_arguments(call, callee);
+  for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
+    const clang::QualType type = callee->getParamDecl(i)->getType();
+    if ((type->isReferenceType() || type->isPointerType()) && !in_memory(args[i])) return true;
+  }
+  return false;
 }
 
 /// A write (by `at`) to the memory that the call `call` returns a reference to: an access the
@@ -685,6 +711,10 @@ int Lowerer::object_of(const clang::Expr* e) const {
   e = e->IgnoreParenImpCasts();
   if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
     return object_of(temp->getSubExpr());
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {  // pick(x) returning its argument: x
+    const clang::Expr* argument = forwarded_argument(call);
+    return argument != nullptr ? object_of(argument) : kUnknownObject;
+  }
   if (llvm::isa<clang::CXXThisExpr>(e)) return this_stack_.empty() ? kUnknownObject : this_stack_.back();
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
       op != nullptr && op->getOpcode() == clang::UO_Deref &&

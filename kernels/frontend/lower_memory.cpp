@@ -196,6 +196,9 @@ std::int32_t Lowerer::parameter_base(std::int32_t index, const clang::ParmVarDec
 Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
   e = written_lvalue(e);
   const ir::SourceRange where = range(e);
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {  // pick(a[i]) returning its argument
+    if (const clang::Expr* argument = forwarded_argument(call)) return address_of(argument);
+  }
   if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
     Address a = pointer_value(subscript->getBase());
     a.offset = add(a.offset, scaled(subscript->getIdx(), size_of(e->getType(), e), false, where), where);
@@ -271,6 +274,10 @@ bool Lowerer::is_memory(const clang::Expr* e) {
     if (launch_builtin(base, member->getMemberDecl()->getNameAsString())) return false;
     if (llvm::isa<clang::CXXThisExpr>(base))
       return this_stack_.empty() || this_stack_.back() == kUnknownObject;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base); call != nullptr && !member->isArrow()) {
+      if (const clang::Expr* argument = forwarded_argument(call)) return is_memory(argument);
+      return call->isGLValue() && !may_return_local(call);
+    }
     return member->isArrow() || is_memory(member->getBase());
   }
   if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e))

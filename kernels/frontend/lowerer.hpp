@@ -454,6 +454,7 @@ class Lowerer {
   bool holds_modelled(const clang::Expr* lvalue) const;
   bool writes_opaque_float(const clang::Expr* argument);
   bool returns_memory(const clang::CallExpr* call) const;
+  bool may_return_local(const clang::CallExpr* call) const;
   bool unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call);
   void check_write(const clang::Expr* at, const clang::Expr* target);
   std::optional<ir::LocalId> pointed_local(const clang::Expr* e);

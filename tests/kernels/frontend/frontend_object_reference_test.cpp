@@ -245,5 +245,48 @@ __global__ void k(P *in, int *o) {
                                        "store global 4 o @ ((int64)t * 4:int64)"}));
 }
 
+// A member of the reference a call returns: where the call returns its argument, that argument's
+// member (in[t].b: a store of 8 sectors a warp; x.a of a local the model follows, which the branch
+// then reads as 5 in all 64 lanes); where the front-end cannot place what it returns, not counted
+// with the reason; a write through an accessor of shared memory makes the shared values unknown,
+// so a branch on them is refused naming it (never read as before the write).
+TEST_F(FrontendObjectReference, AMemberOfAReturnedReferenceIsItsArgumentsOrNotCounted) {
+  const std::string head = R"(struct P { int a; int b; };
+__device__ const P &ref(const P *p, int i) { return p[i]; }
+__device__ P &pick(P &a) { return a; }
+struct Buf { P d[64]; __device__ P &operator[](int i) { return d[i]; } };
+__global__ void k(P *in, int *o) {
+  int t = threadIdx.x;
+)";
+  const ir::Kernel k = load(head + R"(  o[t] = ref(in, t).a;
+  pick(in[t]).b = 3;
+  P x;
+  x.a = 1;
+  pick(x).a = 5;
+  if (x.a > 4) o[t] = 1;
+}
+)");
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{"store global 4 o @ ((int64)t * 4:int64)",
+             "load global 4 ref(in, t).a not placed: the model does not follow 'ref(in, t)' to an address",
+             "store global 4 in @ (((int64)t * 8:int64) + 4:int64)",
+             "store global 4 o @ ((int64)t * 4:int64)"}));
+  const ir::ReplayResult r = run(k, 64);
+  EXPECT_EQ(figures(k, r, 2), (Figures{2, 16, 256}));
+  EXPECT_EQ(branch(k, r, 12), (Figures{2, 0, 64}));
+  const std::string refused = refusal(head + R"(  __shared__ Buf buf;
+  buf.d[t].a = 0;
+  __syncthreads();
+  buf[t].a = t;
+  __syncthreads();
+  if (buf.d[t].a > 3) o[t] = 1;
+}
+)");
+  EXPECT_PRED2(contains, refused,
+               "the kernel writes shared memory where the model cannot place it ('buf[t].a' at ");
+  EXPECT_PRED2(contains, refused, "k.cu:10:3: the model does not follow 'buf[t]' to an address)");
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
