@@ -77,7 +77,7 @@ std::optional<Lowerer::Binding> Lowerer::object_reference(const clang::Expr* tar
     if (const clang::Expr* argument = forwarded_argument(call))
       return object_reference(argument, name, writable, out);
   }
-  if (!is_memory(target) && (call == nullptr || !returns_memory(call))) {
+  if (!is_memory(target) && (call == nullptr || !call->isGLValue() || may_return_local(call))) {
     if (holds_modelled(target)) {
       if (writable)
         refuse(target, "the reference '" + name + "' is bound to '" + text(target) +
@@ -510,8 +510,8 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 }
 
 /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
-/// A member function's object is opaque memory to the model: its work is scanned, and the body
-/// reads its members as opaque values (this->n) and writes them as work.
+/// A member function's object is a tracked object, or memory (its address, as a reference's:
+/// the body's this->n are its loads and stores), or else opaque (its work scanned).
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                                 ir::LocalId result) {
   const clang::Expr* object = call_object(call);

@@ -254,6 +254,7 @@ TEST_F(FrontendObjectReference, AMemberOfAReturnedReferenceIsItsArgumentsOrNotCo
   const std::string head = R"(struct P { int a; int b; };
 __device__ const P &ref(const P *p, int i) { return p[i]; }
 __device__ P &pick(P &a) { return a; }
+__device__ int geta(const P &p) { return p.a; }
 struct Buf { P d[64]; __device__ P &operator[](int i) { return d[i]; } };
 __global__ void k(P *in, int *o) {
   int t = threadIdx.x;
@@ -274,7 +275,13 @@ __global__ void k(P *in, int *o) {
              "store global 4 o @ ((int64)t * 4:int64)"}));
   const ir::ReplayResult r = run(k, 64);
   EXPECT_EQ(figures(k, r, 2), (Figures{2, 16, 256}));
-  EXPECT_EQ(branch(k, r, 12), (Figures{2, 0, 64}));
+  EXPECT_EQ(branch(k, r, 13), (Figures{2, 0, 64}));
+  // Passed on to a const P& parameter, the same: geta's p.a is not counted, naming the call.
+  EXPECT_EQ(
+      accesses(load(head + "  o[t] = geta(ref(in, t));\n}\n")),
+      (Lines{"load global 4 p.a not placed: reached through the reference 'p' (the model does not follow "
+             "'ref(in, t)' to an address)",
+             "store global 4 o @ ((int64)t * 4:int64)"}));
   const std::string refused = refusal(head + R"(  __shared__ Buf buf;
   buf.d[t].a = 0;
   __syncthreads();
@@ -285,7 +292,7 @@ __global__ void k(P *in, int *o) {
 )");
   EXPECT_PRED2(contains, refused,
                "the kernel writes shared memory where the model cannot place it ('buf[t].a' at ");
-  EXPECT_PRED2(contains, refused, "k.cu:10:3: the model does not follow 'buf[t]' to an address)");
+  EXPECT_PRED2(contains, refused, "k.cu:11:3: the model does not follow 'buf[t]' to an address)");
 }
 
 }  // namespace
