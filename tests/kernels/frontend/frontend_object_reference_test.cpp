@@ -1,7 +1,8 @@
 // A reference of a class type (`const P& p`, `P& p`, a parameter or a local) bound to an element of
 // global or shared memory: that element's address, as an int& is, so a member read through it is
 // the member's load and a member write its store, where they run (inlined calls, operators, nested
-// calls); one the front-end cannot place reports its accesses not counted, with the reason. Figures
+// calls, the object a member function runs on, a member of the reference a call returns); one the
+// front-end cannot place reports its accesses not counted, with the reason. Figures
 // worked out by hand from the C layout (sizeof, member offsets), 32-byte sectors, 32 banks of 4
 // bytes, warps of 32 threads, buffers aligned to 256 bytes.
 #include <gtest/gtest.h>
