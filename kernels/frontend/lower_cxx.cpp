@@ -33,16 +33,17 @@ std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* ta
   return memory_binding(target, name, out);
 }
 
-/// A reference bound to the memory lvalue `target`: its address, fixed here (the offset in a
-/// local "&name" declared in `out`), or unplaced with why.
+/// A reference bound to the memory lvalue `target` (with `pointer`, to what the pointer `target`
+/// points to): its address, fixed here (the offset in a local "&name" declared in `out`), or
+/// unplaced with why.
 Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::string& name,
-                                         std::vector<ir::StmtId>& out) {
+                                         std::vector<ir::StmtId>& out, bool pointer) {
   Binding binding{Binding::Memory, ir::kNone};
   binding.target = target;
   const std::size_t exprs = k_.exprs.size();
   const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
   try {
-    const Address a = address_of(target);
+    const Address a = pointer ? pointer_value(target) : address_of(target);
     if (a.null != ir::kNone) throw Unplaced{"the pointer is null in some lanes"};
     binding.base = a.base;
     binding.constant = a.offset.constant;
@@ -58,6 +59,57 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
   rollback(exprs, pending);
   scan_work(target);
   return binding;
+}
+
+/// What a reference of a class type (`const P& p`, `float4& v`, a parameter or a local named
+/// `name`, `writable` unless const) bound to `target` is, where the model tracks no object there:
+/// memory (an element, a member of one, a reference bound to one, the reference a call returns
+/// to memory, or an lvalue that may be memory, as `c ? a[i] : a[j]`): that object's address, as
+/// for an int& (its members' reads are loads and its writes stores where they run), or unplaced
+/// with why (its accesses not counted). Nullopt for a temporary, a thread's own object and what
+/// may be a modelled local (its members then read as opaque); a writable one bound to such a
+/// local is refused.
+std::optional<Lowerer::Binding> Lowerer::object_reference(const clang::Expr* target, const std::string& name,
+                                                          bool writable, std::vector<ir::StmtId>& out) {
+  if (binds_temporary(target)) return std::nullopt;
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(written_lvalue(strip(target))->IgnoreParenCasts());
+  if (call != nullptr) {
+    if (const clang::Expr* argument = forwarded_argument(call))
+      return object_reference(argument, name, writable, out);
+  }
+  if (!is_memory(target) && (call == nullptr || !call->isGLValue() || may_return_local(call))) {
+    if (holds_modelled(target)) {
+      if (writable)
+        refuse(target, "the reference '" + name + "' is bound to '" + text(target) +
+                           "', which the model cannot change through it");
+      return std::nullopt;
+    }
+    if (space_written(target, current_frame()) == "thread") return std::nullopt;
+  }
+  return memory_binding(target, name, out);
+}
+
+/// The object a member function called on `object` runs on (`this`), where the model tracks no
+/// object there: as a reference bound to it (object_reference; p->f(): what p points to;
+/// this->g(): the caller's own `this`), or nullopt (its members then not placed).
+std::optional<Lowerer::Binding> Lowerer::this_binding(const clang::Expr* object, bool writable,
+                                                      std::vector<ir::StmtId>& out) {
+  if (llvm::isa<clang::CXXThisExpr>(strip(object)))
+    return this_bindings_.empty() ? std::nullopt : this_bindings_.back();
+  if (object->getType()->isPointerType()) return memory_binding(object, "this", out, true);
+  return object_reference(object, "this", writable, out);
+}
+
+/// The address a reference to memory holds, read at `where`; Unplaced with why where the model
+/// could not place it (`what`: how the access reaches it, "the reference 'r'").
+Lowerer::Address Lowerer::bound_address(const Binding& binding, const std::string& what,
+                                        ir::SourceRange where) {
+  if (binding.base == ir::kNone)
+    throw Unplaced{"reached through " + what +
+                   (binding.unplaced.empty() ? "" : " (" + binding.unplaced + ")")};
+  Address a{binding.base, {ir::kNone, binding.constant}};
+  if (binding.offset != ir::kNone) a.offset.expr = k_.local(binding.offset, where);
+  return a;
 }
 
 /// Whether a reference initialised with `init` is bound to a temporary (`const int& r = a + b`,
@@ -275,8 +327,13 @@ bool Lowerer::holds_modelled(const clang::Expr* e) const {
   e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
   // A member the model holds is a local (bound_local); any other (a pointer member, one of an
   // object it does not track) it does not hold, unless it is a reference to something else.
-  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    const auto* call = llvm::dyn_cast<clang::CallExpr>(strip(member->getBase()));
+    if (call != nullptr && !member->isArrow() && call->isGLValue() && forwarded_argument(call) == nullptr &&
+        may_return_local(call))
+      return true;  // a member of what a call returns, which may be a local
     return member->getMemberDecl()->getType()->isReferenceType();
+  }
   if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(e))
     return holds_modelled(conditional->getTrueExpr()) || holds_modelled(conditional->getFalseExpr());
   if (llvm::isa<clang::ArraySubscriptExpr>(e)) return false;
@@ -347,6 +404,27 @@ bool Lowerer::returns_memory(const clang::CallExpr* call) const {
   for (const clang::ReturnStmt* ret : returns)
     if (ret->getRetValue() == nullptr || !memory_of_no_parameter(ret->getRetValue())) return false;
   return true;
+}
+
+/// Whether the reference `call` returns may name a thread's own object (a local, one the model
+/// follows member by member): it is not known to return memory, and its object or an argument
+/// given to a reference or pointer parameter is not known to be in global, shared or constant
+/// memory.
+bool Lowerer::may_return_local(const clang::CallExpr* call) const {
+  if (returns_memory(call)) return false;
+  const auto in_memory = [&](const clang::Expr* e) {
+    const std::string space = space_written(e, current_frame());
+    return space == "global memory" || space == "shared memory" || space == "constant memory";
+  };
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr) return true;
+  if (const clang::Expr* object = call_object(call); object != nullptr && !in_memory(object)) return true;
+  const std::vector<const clang::Expr*> args = call_arguments(call, callee);
+  for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
+    const clang::QualType type = callee->getParamDecl(i)->getType();
+    if ((type->isReferenceType() || type->isPointerType()) && !in_memory(args[i])) return true;
+  }
+  return false;
 }
 
 /// A write (by `at`) to the memory that the call `call` returns a reference to: an access the
@@ -432,15 +510,12 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 }
 
 /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
-/// A member function's object is opaque memory to the model: its work is scanned, and the body
-/// reads its members as opaque values (this->n) and writes them as work.
+/// A member function's object is a tracked object, or memory (its address, as a reference's:
+/// the body's this->n are its loads and stores), or else opaque (its work scanned).
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                                 ir::LocalId result) {
-  int this_object = kUnknownObject;
-  if (const clang::Expr* object = call_object(call)) {
-    this_object = object_of(object);
-    if (this_object == kUnknownObject) scan_work(object);
-  }
+  const clang::Expr* object = call_object(call);
+  const int this_object = object != nullptr ? object_of(object) : kUnknownObject;
   return inline_function(call, callee, call_arguments(call, callee), result, this_object);
 }
 
@@ -451,6 +526,15 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   callee->hasBody(definition);
   const ir::SourceRange where = range(call);
   std::vector<ir::StmtId> body;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+  const bool has_this = method != nullptr && !method->isStatic();
+  const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
+  const clang::Expr* called_on = call_expr != nullptr ? call_object(call_expr) : nullptr;
+  std::optional<Binding> this_memory;  // a member function's object in memory: its address
+  if (called_on != nullptr && this_object == kUnknownObject) {
+    if (has_this) this_memory = this_binding(called_on, !method->isConst(), body);
+    if (!this_memory) scan_work(called_on);
+  }
   std::optional<bool> callee_writes;  // may_write_memory(definition), worked out when needed
   const auto writes = [&] {
     std::vector<const clang::FunctionDecl*> seen{definition};
@@ -469,10 +553,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
     const bool constant = reference && param->getType().getNonReferenceType().isConstQualified();
     std::optional<Binding> shared;  // const int& x bound to an lvalue that may change: that object
-    const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
     if (type && constant && writes() &&
-        !copies_returned_reference(
-            arg, CallFrame{definition, args, call_expr ? call_object(call_expr) : nullptr, current_frame()}))
+        !copies_returned_reference(arg, CallFrame{definition, args, called_on, current_frame()}))
       shared = const_reference_binding(arg, *type, param->getNameAsString(), body);
     if (shared) {
       bindings_[param] = *shared;
@@ -501,10 +583,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
     } else if (const auto* record = trackable(param->getType())) {
       object_vars_.erase(param);
-      if (reference) {  // S& s: the caller's object itself, when the model tracks it
+      bindings_.erase(param);
+      if (reference) {  // S& s: the caller's object itself, when the model tracks it; else memory
         const int object = object_of(arg);
         if (object != kUnknownObject)
           object_vars_[param] = object;
+        else if (const auto memory = object_reference(arg, param->getNameAsString(), !constant, body))
+          bindings_[param] = *memory;
         else
           scan_work(arg);
       } else {  // S s: initialised from the argument as a local is (its copy constructor, braces ...)
@@ -519,15 +604,19 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       // A pointer into memory the model follows (p[i] is placed), passed by value or as T* const&.
       bindings_.erase(param);
     } else {
-      scan_work(arg);  // a pointer, float or untracked struct argument: opaque
       bindings_.erase(param);
+      std::optional<Binding> memory;  // a struct in memory, by reference: its address
+      if (reference && param->getType().getNonReferenceType()->isRecordType())
+        memory = object_reference(arg, param->getNameAsString(), !constant, body);
+      if (memory)
+        bindings_[param] = *memory;
+      else
+        scan_work(arg);  // a pointer, float or untracked struct argument: opaque
     }
   }
-  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
-  const bool has_this = method != nullptr && !method->isStatic();
   this_stack_.push_back(has_this ? this_object : kUnknownObject);
-  const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
-  this_exprs_.push_back(has_this && call_expr != nullptr ? call_object(call_expr) : nullptr);
+  this_bindings_.push_back(this_memory);
+  this_exprs_.push_back(has_this ? called_on : nullptr);
   inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame()});
   if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
     for (const clang::CXXCtorInitializer* init : constructor->inits())
@@ -542,6 +631,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   hoisted_ = outer;
   call_stack_.pop_back();
   this_stack_.pop_back();
+  this_bindings_.pop_back();
   this_exprs_.pop_back();
   inline_frames_.pop_back();
   return k_.inlined_call(function_key(*definition), result, k_.block(body, where), where);
@@ -621,6 +711,10 @@ int Lowerer::object_of(const clang::Expr* e) const {
   e = e->IgnoreParenImpCasts();
   if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
     return object_of(temp->getSubExpr());
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {  // pick(x) returning its argument: x
+    const clang::Expr* argument = forwarded_argument(call);
+    return argument != nullptr ? object_of(argument) : kUnknownObject;
+  }
   if (llvm::isa<clang::CXXThisExpr>(e)) return this_stack_.empty() ? kUnknownObject : this_stack_.back();
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
       op != nullptr && op->getOpcode() == clang::UO_Deref &&

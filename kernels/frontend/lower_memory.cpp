@@ -196,6 +196,9 @@ std::int32_t Lowerer::parameter_base(std::int32_t index, const clang::ParmVarDec
 Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
   e = written_lvalue(e);
   const ir::SourceRange where = range(e);
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {  // pick(a[i]) returning its argument
+    if (const clang::Expr* argument = forwarded_argument(call)) return address_of(argument);
+  }
   if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
     Address a = pointer_value(subscript->getBase());
     a.offset = add(a.offset, scaled(subscript->getIdx(), size_of(e->getType(), e), false, where), where);
@@ -210,8 +213,6 @@ Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
     if (field != nullptr && field->isBitField()) throw Unplaced{"a bit-field"};
     if (field == nullptr && !llvm::isa<clang::IndirectFieldDecl>(decl)) throw Unplaced{"a static member"};
     const clang::Expr* object = member->getBase();
-    if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts()))
-      throw Unplaced{"a member of an object the model does not place ('this')"};
     Address a = member->isArrow() ? pointer_value(object) : address_of(object);
     a.offset.constant += static_cast<std::int64_t>(context_.getFieldOffset(decl) / 8);
     return a;
@@ -229,14 +230,8 @@ Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
     const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
     if (var == nullptr) throw Unplaced{"not a variable"};
     const auto bound = bindings_.find(var);
-    if (bound != bindings_.end() && bound->second.kind == Binding::Memory) {
-      if (bound->second.base == ir::kNone)
-        throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'" +
-                       (bound->second.unplaced.empty() ? "" : " (" + bound->second.unplaced + ")")};
-      Address a{bound->second.base, {ir::kNone, bound->second.constant}};
-      if (bound->second.offset != ir::kNone) a.offset.expr = k_.local(bound->second.offset, where);
-      return a;
-    }
+    if (bound != bindings_.end() && bound->second.kind == Binding::Memory)
+      return bound_address(bound->second, "the reference '" + var->getNameAsString() + "'", where);
     if (var->getType()->isReferenceType())
       throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
     if (!var->hasGlobalStorage() && !var->getType()->isArrayType())
@@ -244,6 +239,13 @@ Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
     return Address{variable_base(var), {}};
   }
   throw Unplaced{"the model does not follow '" + text(e) + "' to an address"};
+}
+
+/// The address of the object the inlined member function being lowered runs on (`this`).
+Lowerer::Address Lowerer::this_address(ir::SourceRange where) {
+  if (this_bindings_.empty() || !this_bindings_.back())
+    throw Unplaced{"a member of an object the model does not place ('this')"};
+  return bound_address(*this_bindings_.back(), "'this'", where);
 }
 
 std::int64_t Lowerer::base_class_offset(const clang::CastExpr* cast) const {
@@ -272,6 +274,10 @@ bool Lowerer::is_memory(const clang::Expr* e) {
     if (launch_builtin(base, member->getMemberDecl()->getNameAsString())) return false;
     if (llvm::isa<clang::CXXThisExpr>(base))
       return this_stack_.empty() || this_stack_.back() == kUnknownObject;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base); call != nullptr && !member->isArrow()) {
+      if (const clang::Expr* argument = forwarded_argument(call)) return is_memory(argument);
+      return call->isGLValue() && !may_return_local(call);
+    }
     return member->isArrow() || is_memory(member->getBase());
   }
   if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e))

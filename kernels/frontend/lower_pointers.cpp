@@ -66,6 +66,7 @@ Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
   if (llvm::isa<clang::ConditionalOperator>(e) || llvm::isa<clang::BinaryConditionalOperator>(e))
     throw Unplaced{"the pointer is chosen by a condition"};
   if (llvm::isa<clang::CallExpr>(e)) throw Unplaced{"the pointer is returned by a call"};
+  if (llvm::isa<clang::CXXThisExpr>(e)) return this_address(where);
   throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
 }
 

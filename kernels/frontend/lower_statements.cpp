@@ -167,6 +167,14 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
       }
       // int (&r)[32] = s, float4& v = a[i]: that memory itself where its address is known, as
       // for an int&; else (float*& r = q ...) its accesses are not counted, with the reason.
+      if (var->getType().getNonReferenceType()->isRecordType()) {  // P& r = a[i]: as a parameter is
+        const bool writable = !var->getType().getNonReferenceType().isConstQualified();
+        if (const auto memory = object_reference(init, var->getNameAsString(), writable, declared))
+          bindings_[var] = *memory;
+        else
+          scan_work(init);
+        continue;
+      }
       const Binding memory = memory_binding(init, var->getNameAsString(), declared);
       if (memory.base != ir::kNone) bindings_[var] = memory;
       continue;

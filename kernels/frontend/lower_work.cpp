@@ -40,6 +40,11 @@ std::string Lowerer::memory_space_in(const clang::Expr* e, std::size_t frames) c
   const clang::Expr* base = lvalue_base(e);
   if (llvm::isa<clang::CXXThisExpr>(base) && frames > 0 && this_exprs_[frames - 1] != nullptr)
     return memory_space_in(this_exprs_[frames - 1], frames - 1);
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // the reference a call returns
+    if (const clang::Expr* argument = forwarded_argument(call)) return memory_space_in(argument, frames);
+    if (returns_memory(call) && call_object(call) != nullptr)
+      return memory_space_in(call_object(call), frames);
+  }
   const clang::VarDecl* var = named_variable(base);
   if (var == nullptr) return "memory";
   if (const auto bound = bindings_.find(var);

@@ -439,7 +439,13 @@ class Lowerer {
   // lower_cxx.cpp
   std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type,
                                            const std::string& name, std::vector<ir::StmtId>& out);
-  Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
+  Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out,
+                         bool pointer = false);
+  std::optional<Binding> object_reference(const clang::Expr* target, const std::string& name, bool writable,
+                                          std::vector<ir::StmtId>& out);
+  std::optional<Binding> this_binding(const clang::Expr* object, bool writable, std::vector<ir::StmtId>& out);
+  Address bound_address(const Binding& binding, const std::string& what, ir::SourceRange where);
+  Address this_address(ir::SourceRange where);
   static bool binds_temporary(const clang::Expr* init);
   bool may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
   struct CallFrame {  // a call about to be inlined: its callee's definition, arguments and object
@@ -458,6 +464,7 @@ class Lowerer {
   bool holds_modelled(const clang::Expr* lvalue) const;
   bool writes_opaque_float(const clang::Expr* argument);
   bool returns_memory(const clang::CallExpr* call) const;
+  bool may_return_local(const clang::CallExpr* call) const;
   bool unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call);
   void check_write(const clang::Expr* at, const clang::Expr* target);
   std::optional<ir::LocalId> pointed_local(const clang::Expr* e);
@@ -617,6 +624,8 @@ class Lowerer {
   std::vector<Object> objects_;
   std::unordered_map<const clang::VarDecl*, int> object_vars_;
   std::vector<int> this_stack_;  // the object of each inlined call (kUnknownObject: none known)
+  // The address of each inlined call's object in memory (nullopt: none, or a tracked object).
+  std::vector<std::optional<Binding>> this_bindings_;
   // The expression each inlined call's object is in its caller (null: none, or a constructor's).
   std::vector<const clang::Expr*> this_exprs_;
   std::deque<CallFrame> inline_frames_;  // the inlined calls being lowered, innermost last (stable addresses)
