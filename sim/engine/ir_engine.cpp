@@ -445,6 +445,16 @@ void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes
                          inlined_at_expression(k_, expr));
 }
 
+void WarpMachine::check(ExprId value, LaneMask active) {
+  try {
+    eval(value, active);
+  } catch (const InvalidInput& e) {
+    if (e.diag() != Diag::out_of_bounds && e.diag() != Diag::misaligned_access &&
+        e.diag() != Diag::null_pointer)
+      throw;
+  }
+}
+
 std::string WarpMachine::inlined_at(const MemoryAccess& access) const {
   return inlined_at_access(k_, static_cast<std::int32_t>(&access - k_.accesses.data()));
 }

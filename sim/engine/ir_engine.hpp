@@ -262,7 +262,9 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   void count_branch(StmtId id, LaneMask active, LaneMask taken, bool divergent);
   void count_loop_head(StmtId id, LaneMask active, LaneMask stay, bool divergent);
   inline void assign(LocalId local, ExprId value, LaneMask active);
-  void check(ExprId value, LaneMask active) { eval(value, active); }  // its undefined behaviour only
+  // `value` evaluated for its undefined behaviour only; a load in it that faults is the access's
+  // fault, which the statement's accesses (run before) have met and reported as the run reports them.
+  void check(ExprId value, LaneMask active);
   void undefine(LocalId local, LaneMask active) {
     locals_[local].defined &= ~active;  // declared without a value: indeterminate again
     changed(local);

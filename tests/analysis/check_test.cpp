@@ -131,13 +131,13 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
             "ci/c.toml:6:13: warp_size must be a power of two from 1 to 64, got 48");
   EXPECT_EQ(refusal(kKernel + "engine = \"fast\"\n"),
             "ci/c.toml:6:10: engine must be auto, exact, replay or all, got 'fast'");
-  // A define as -D takes it: "=1" has no name (column 20: the second item).
+  // A define as -D takes it: "=1" has no name (column 19: the quote that opens the second item).
   EXPECT_EQ(
       refusal(kKernel + "defines = [\"N=1\", \"=1\"]\n"),
-      "ci/c.toml:6:20: defines item '=1': a macro definition starts with its name, an identifier (NAME, "
+      "ci/c.toml:6:19: defines item '=1': a macro definition starts with its name, an identifier (NAME, "
       "NAME=VALUE or NAME(PARAMETERS)=VALUE)");
   EXPECT_EQ(refusal(kKernel + "defines = [\"F(x=1\"]\n"),
-            "ci/c.toml:6:13: defines item 'F(x=1': the parameter list of macro 'F' is not closed");
+            "ci/c.toml:6:12: defines item 'F(x=1': the parameter list of macro 'F' is not closed");
   EXPECT_EQ(refusal(kKernel + "[[kernel.line]]\ncolumn = 3\n"),
             "ci/c.toml:6:1: [[kernel.line]] needs line = N (the source line its limits are for)");
   EXPECT_EQ(refusal(kKernel + kKernel),

@@ -178,7 +178,8 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
           << c.statement << " " << engine;
     }
   }
-  // A returned value beside a load: the division in f (line 1, column 57) at x = t = 3.
+  // A returned value beside a load: the division in f (line 1, column 57) at x = t = 3, in the
+  // call on line 4 (column 10).
   write_file(dir.file("k.cu"),
              "__device__ int f(const int *in, int x) { return in[x] + 100 / (x - 3); }\n"
              "__global__ void k(int *o, const int *in) {\n  int t = threadIdx.x;\n  o[t] = f(in, t);\n}\n");
@@ -186,8 +187,8 @@ TEST(DiagnosticsCli, UndefinedBehaviourInAWrittenValueIsNamedWhereItsOperandsAre
     const CliResult r =
         run_warpdiv({"analyze", dir.file("k.cu"), "--grid", "1", "--block", "64", "--engine", engine});
     EXPECT_EQ(r.status, 2) << engine;
-    EXPECT_EQ(r.err, dir.file("k.cu") + ":1:57: error: undefined behaviour: " + div3 +
-                         " [warpdiv-undefined-arithmetic]\n")
+    EXPECT_EQ(r.err, dir.file("k.cu") + ":1:57: error: undefined behaviour: " + div3 + " (inlined at " +
+                         dir.file("k.cu") + ":4:10) [warpdiv-undefined-arithmetic]\n")
         << engine;
   }
   // Over 2000 blocks: blockIdx.x * 2000000 passes INT_MAX from block 1074 (1073 * 2000000 =

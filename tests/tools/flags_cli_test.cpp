@@ -91,25 +91,31 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"ncu-check", "--ncu-csv", "--tile", "16"}, "--ncu-csv needs a value"}));
 
 // A source's compiler flags are checked before Clang sees them: one line naming the flag.
-INSTANTIATE_TEST_SUITE_P(
-    CompilerFlags, RefusedInAFolder,
-    ::testing::Values(
-        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", ""},
-                 "-D '': a macro definition starts with its name, an identifier (NAME, NAME=VALUE or "
-                 "NAME(PARAMETERS)=VALUE)"},
-        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", "=1"},
-                 "-D '=1': a macro definition"},
-        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", " "},
-                 "-D ' ': a macro definition"},
-        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-D", "N+1"},
-                 "-D 'N+1': 'N' is followed by '+' (NAME, NAME=VALUE or NAME(PARAMETERS)=VALUE, NAME an "
-                 "identifier)"},
-        BadInput{{"occupancy", "k.cu", "--block", "32", "--gpu", "h100", "-D", "1N"},
-                 "-D '1N': a macro definition"},
-        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-I", ""},
-                 "-I '': give a folder to search for headers"},
-        BadInput{{"analyze", "k.cu", "--grid", "1", "--block", "32", "-p", ""},
-                 "-p '': give the build folder that holds compile_commands.json"}));
+TEST(FlagValues, CompilerFlagsAreCheckedBeforeClangSeesThem) {
+  const std::vector<std::string> analyze = {"analyze", "k.cu", "--grid", "1", "--block", "32"};
+  const std::vector<std::string> occupancy = {"occupancy", "k.cu", "--block", "32", "--gpu", "h100"};
+  const auto with = [](std::vector<std::string> args, const std::string& flag, const std::string& value) {
+    args.push_back(flag);
+    args.push_back(value);
+    return args;
+  };
+  const std::string form = "(NAME, NAME=VALUE or NAME(PARAMETERS)=VALUE)";
+  const std::vector<BadInput> cases = {
+      {with(analyze, "-D", ""), "-D '': a macro definition starts with its name, an identifier " + form},
+      {with(analyze, "-D", "=1"), "-D '=1': a macro definition starts with its name"},
+      {with(analyze, "-D", " "), "-D ' ': a macro definition starts with its name"},
+      {with(analyze, "-D", "N+1"),
+       "-D 'N+1': 'N' is followed by '+' (NAME, NAME=VALUE or NAME(PARAMETERS)=VALUE, NAME an identifier)"},
+      {with(occupancy, "-D", "1N"), "-D '1N': a macro definition starts with its name"},
+      {with(analyze, "-I", ""), "-I '': give a folder to search for headers"},
+      {with(analyze, "-p", ""), "-p '': give the build folder that holds compile_commands.json"}};
+  for (const BadInput& bad : cases) {
+    SCOPED_TRACE(bad.must_mention);
+    TempDir dir;
+    std::ofstream(dir.file("k.cu")) << "__global__ void k(int *o) { o[threadIdx.x] = 1; }\n";
+    expect_refusal(run_in(dir, bad.args), bad);
+  }
+}
 
 TEST(FlagValues, DashAndNegativeNumbersAreValues) {
   // "-" (stdout) and "-5" are values: refused, if at all, by what they are, never as missing.
