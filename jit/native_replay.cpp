@@ -257,7 +257,7 @@ class Worker final : public detail::NativeWorker {
     const AddressSpan span = address_span(addresses, lanes);
     *phases = 1;
     return a.shared ? shared_wavefronts(addresses, lanes, a.width, phases, 0, span, a.load)
-                    : sectors_touched(addresses, lanes, a.width, 0, span);
+                    : global_sectors(addresses, lanes, a.width, 0, span, a.global_atomic());
   }
 
   // Records one request of `a` (WarpMachine::memory's lane by lane path) whose participating

@@ -95,14 +95,17 @@ LanePattern* PatternStore::sum(LanePattern* p, const LanePattern* q, std::int64_
   return r;
 }
 
-LanePattern::Counts& PatternStore::counts(LanePattern* p, LaneMask mask, int width, bool shared, bool load) {
+LanePattern::Counts& PatternStore::counts(LanePattern* p, LaneMask mask, int width, bool shared, bool load,
+                                          bool atomic) {
   for (const auto& c : p->counts)
-    if (c->mask == mask && c->width == width && c->shared == shared && c->load == load) return *c;
+    if (c->mask == mask && c->width == width && c->shared == shared && c->load == load && c->atomic == atomic)
+      return *c;
   auto c = std::make_unique<LanePattern::Counts>();
   c->mask = mask;
   c->width = width;
   c->shared = shared;
   c->load = load;
+  c->atomic = atomic;
   c->lowest = std::numeric_limits<std::int64_t>::max();
   c->highest = std::numeric_limits<std::int64_t>::min();
   for (LaneMask m = mask; m != 0; m &= m - 1) {

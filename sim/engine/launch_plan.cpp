@@ -632,8 +632,9 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
       for (std::size_t y = x; y-- > 0;) {
         const CompiledAccess& a = m.accesses[x];
         const CompiledAccess& b = m.accesses[y];
-        if (a.width == b.width && a.shared == b.shared && a.load == b.load && a.guard == b.guard &&
-            a.offset != kNone && b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
+        if (a.width == b.width && a.shared == b.shared && a.load == b.load &&
+            a.global_atomic() == b.global_atomic() && a.guard == b.guard && a.offset != kNone &&
+            b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
           m.accesses[x].same_as = static_cast<std::int32_t>(y);
           break;
         }

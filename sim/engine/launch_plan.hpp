@@ -86,6 +86,8 @@ struct CompiledAccess {
   bool load = false;    // a load (shared: its lanes may pair up, sim/memory/ir_memory.hpp)
   AccessKind kind = AccessKind::Load;
   StmtId statement = kNone;  // the statement that makes it
+  /// A global atomic: its lanes on one address take turns (sim/memory/ir_memory.hpp, sectors).
+  bool global_atomic() const { return !shared && kind == AccessKind::Atomic; }
   /// The class engine's address residues (sim/classes/ir_class_memory.cpp): with shifts > 1 the machine
   /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
   /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].

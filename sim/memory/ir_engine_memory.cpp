@@ -142,8 +142,10 @@ void WarpMachine::count_one_address(const CompiledAccess& a, LaneMask lanes, std
     out_of_bounds(a, lanes, nullptr, at);
     return;
   }
-  // One sector; one wavefront per phase with a lane (sim/memory/ir_memory.hpp), none a conflict.
-  const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1);
+  // One sector (once per lane: an atomic); one wavefront per phase with a lane
+  // (sim/memory/ir_memory.hpp), none a conflict.
+  const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load)
+                                                       : one_address_sectors(lanes, a.global_atomic()));
   request(a, lanes, nullptr, at, at, one, 0);
   // An aligned address moved by a multiple of its width stays in one sector (one word).
   for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += one;
@@ -177,14 +179,15 @@ void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes, 
     figured.figure = static_cast<std::uint64_t>(wavefronts);
     figured.conflicts = static_cast<std::uint64_t>(wavefronts - phases);
   } else {
-    figured.figure = static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
+    figured.figure =
+        static_cast<std::uint64_t>(global_sectors(addresses, lanes, a.width, 0, span, a.global_atomic()));
   }
   request(a, lanes, addresses, span.lowest, span.highest, figured.figure, figured.conflicts);
   for (int s = 1; s < a.shifts; ++s) {
     const std::int64_t by = a.shift_step * s;
     shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
         a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span, a.load)
-                 : sectors_touched(addresses, lanes, a.width, by, span));
+                 : global_sectors(addresses, lanes, a.width, by, span, a.global_atomic()));
   }
 }
 
@@ -207,7 +210,7 @@ int counted_at(const LanePattern& p, LanePattern::Counts& t, int lanes, int r, i
     int ph = 0;
     t.count[static_cast<std::size_t>(r)] =
         t.shared ? shared_wavefronts(addresses.data(), t.mask, t.width, &ph, 0, span, t.load)
-                 : sectors_touched(addresses.data(), t.mask, t.width, 0, span);
+                 : global_sectors(addresses.data(), t.mask, t.width, 0, span, t.atomic);
     t.phases[static_cast<std::size_t>(r)] = ph;
   }
   if (phases != nullptr) *phases = t.phases[static_cast<std::size_t>(r)];
@@ -429,7 +432,7 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
       cached.counts_generation = patterns_.generation();
       cached.counted = v.pattern;
       cached.mask = lanes;
-      cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared, a.load);
+      cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared, a.load, a.global_atomic());
     } else if (cached.churn > 0) {
       cached.churn -= 1;
     }
@@ -443,11 +446,12 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound))
     return false;  // outside the buffer: named lane by lane
-  // Sectors or wavefronts with every address moved by `shift` (one address: one sector, one
-  // wavefront per phase with a lane, no conflict, at any shift).
+  // Sectors or wavefronts with every address moved by `shift` (one address: one sector, once per
+  // lane for an atomic; one wavefront per phase with a lane, no conflict; at any shift).
   const auto figure = [&](std::uint64_t shift, int* phases) {
     if (counts == nullptr) {
-      const int one = a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1;
+      const int one = a.shared ? one_address_wavefronts(lanes, a.width, a.load)
+                               : one_address_sectors(lanes, a.global_atomic());
       if (phases != nullptr) *phases = one;
       return one;
     }

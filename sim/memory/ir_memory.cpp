@@ -208,6 +208,38 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
                : sectors_by_search<false>(addresses, mask, width, shift);
 }
 
+int atomic_sectors(const std::int64_t* addresses, std::uint64_t mask, std::int64_t shift) {
+  if (mask == 0) return 0;
+  // The lanes' addresses in order: a run of one address is its lanes taking turns.
+  std::array<std::int64_t, 64> at;
+  int n = 0;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1)
+    at[static_cast<std::size_t>(n++)] = addresses[__builtin_ctzll(m)] + shift;
+  std::sort(at.begin(), at.begin() + n);
+  int total = 0;
+  int most = 0;  // the longest run in `sector` so far
+  std::int64_t sector = at[0] >> 5;
+  for (int i = 0, j = 0; i < n; i = j) {
+    while (j < n && at[static_cast<std::size_t>(j)] == at[static_cast<std::size_t>(i)]) ++j;
+    if ((at[static_cast<std::size_t>(i)] >> 5) != sector) {
+      total += most;
+      most = 0;
+      sector = at[static_cast<std::size_t>(i)] >> 5;
+    }
+    most = std::max(most, j - i);
+  }
+  return total + most;
+}
+
+int global_sectors(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
+                   const AddressSpan& span, bool atomic) {
+  if (!atomic) return sectors_touched(addresses, mask, width, shift, span);
+  return span.lowest == span.highest ? one_address_sectors(mask, true)
+                                     : atomic_sectors(addresses, mask, shift);
+}
+
+int one_address_sectors(std::uint64_t mask, bool atomic) { return atomic ? popcount(mask) : 1; }
+
 namespace {
 
 // Wavefronts of one phase: the most distinct 4-byte words asked of one bank. `lowest` and

@@ -6,7 +6,11 @@
 //   lanes       participating lanes, summed; bytes = lanes x width (what the source asks for)
 //   sectors     global: distinct 32-byte sectors the participating lanes touch, per request
 //               (the buffer of a pointer parameter starts 256-byte aligned: cudaMalloc's
-//               guarantee), summed: what L1 asks of L2, x 32 bytes
+//               guarantee), summed: what L1 asks of L2, x 32 bytes. An atomic's lanes on one
+//               address take turns: each sector counts once per lane on its busiest address
+//               (`atomicAdd(&sum, 1.0f)` of a whole warp: 32 sectors; lanes on distinct
+//               addresses: the distinct sectors), as ncu's l1tex__t_sectors_pipe_lsu_mem_global_op_
+//               {atom,red} count them on an H200 (data/validation/atomics/README.md)
 //   wavefronts  shared: per request, the largest number of distinct 4-byte words any of the 32
 //               banks (4 bytes wide) is asked for, lanes reading one word sharing it; 8-byte
 //               accesses go as two half-warps and 16-byte ones as four quarter-warps, each phase
@@ -67,6 +71,12 @@ inline void merge(BaseExtent& a, const BaseExtent& b) {
 /// byte address addresses[lane] + shift (a multiple of width; negative addresses count downwards).
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift = 0);
 
+/// Sectors of one request of a global atomic (the rule at the top of this file) at the byte
+/// addresses addresses[lane] + shift, each a multiple of the atomic's width (4 or 8 bytes: a lane's
+/// bytes lie in one sector): each sector its lanes touch, counted once per lane on its busiest
+/// address there.
+int atomic_sectors(const std::int64_t* addresses, std::uint64_t mask, std::int64_t shift = 0);
+
 /// Over the lanes in `mask` (not empty): the lowest and highest of addresses[lane], the OR of
 /// their bits (alignment), and whether they are non-decreasing in lane order.
 struct AddressSpan {
@@ -82,6 +92,13 @@ AddressSpan prefix_address_span(const std::int64_t* addresses, int count);
 /// sectors_touched() with the lanes' span already known (address_span(addresses, mask)).
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
                     const AddressSpan& span);
+
+/// Sectors of one global request: atomic_sectors() for an atomic, else sectors_touched().
+int global_sectors(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
+                   const AddressSpan& span, bool atomic);
+/// global_sectors() of one address for every lane in `mask` (not empty): one sector, once per
+/// lane for an atomic.
+int one_address_sectors(std::uint64_t mask, bool atomic);
 
 /// Shared-memory wavefronts of one request at addresses[lane] + shift (the rule at the top of this
 /// file; `load`: a load, whose lanes may pair up); `phases`, when

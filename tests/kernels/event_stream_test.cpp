@@ -102,7 +102,8 @@ Launch launch64(const Kernel& k) {
 // block statement opened on line 4, which the reports leave out), line 5, the load of
 // in[i] on line 6 (4 sectors: 128 bytes from 128 x warp), the store on line 7 (out[2 i]: 8-byte
 // steps, 8 sectors), the if on line 8 (warp 0: every lane takes it; warp 1: threads 32..39, lanes
-// 0..7: divergent), the atomic (one address: 1 sector; lanes as taken), line 9's accesses in the
+// 0..7: divergent), the atomic (one address: its lanes take turns, a sector each: 32, then 8),
+// line 9's accesses in the
 // model's order (Stmt::accesses: the assignment's target first, then its value's load).
 TEST(EventStream, TheInterpretersEventsByHand) {
   const Kernel k = load();
@@ -123,13 +124,13 @@ TEST(EventStream, TheInterpretersEventsByHand) {
   expected.insert(expected.end(), warp.begin(), warp.end());
   for (const char* s :
        {"line 8 branch ffffffff taken ffffffff", "line 8 statement ffffffff",
-        "line 8 atomic global ffffffff requests 1 sectors 1 bytes 128", "line 9 statement ffffffff",
+        "line 8 atomic global ffffffff requests 1 sectors 32 bytes 128", "line 9 statement ffffffff",
         "line 9 store global ffffffff requests 1 sectors 8 bytes 128",
         "line 9 load global ffffffff requests 1 sectors 4 bytes 128", "warp 1"})
     expected.push_back(s);
   expected.insert(expected.end(), warp.begin(), warp.end());
   for (const char* s : {"line 8 branch ffffffff taken ff divergent", "line 8 statement ff",
-                        "line 8 atomic global ff requests 1 sectors 1 bytes 32", "line 9 statement ffffffff",
+                        "line 8 atomic global ff requests 1 sectors 8 bytes 32", "line 9 statement ffffffff",
                         "line 9 store global ffffffff requests 1 sectors 8 bytes 128",
                         "line 9 load global ffffffff requests 1 sectors 4 bytes 128"})
     expected.push_back(s);

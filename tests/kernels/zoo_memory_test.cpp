@@ -497,6 +497,31 @@ TEST(MemoryRules, SectorsOfHandWrittenAddresses) {
   EXPECT_EQ(sectors_touched(a, ~std::uint64_t{0}, 4), 64);
 }
 
+// An atomic's lanes on one address take turns: each sector once per lane on its busiest address.
+TEST(MemoryRules, AtomicSectorsOfHandWrittenAddresses) {
+  std::int64_t a[64] = {};
+  for (int i = 0; i < 32; ++i) a[i] = 3824;  // atomicAdd(&out[956], 1.0f) of a whole warp
+  EXPECT_EQ(atomic_sectors(a, 0xFFFFFFFFu), 32);
+  EXPECT_EQ(atomic_sectors(a, 0x7FFFFu), 19);  // lanes 0 .. 18
+  EXPECT_EQ(global_sectors(a, 0x7FFFFu, 4, 0, address_span(a, 0x7FFFFu), true), 19);
+  EXPECT_EQ(global_sectors(a, 0x7FFFFu, 4, 0, address_span(a, 0x7FFFFu), false), 1);
+  EXPECT_EQ(one_address_sectors(0xF0u, true), 4);
+  EXPECT_EQ(one_address_sectors(0xF0u, false), 1);
+  for (int i = 0; i < 30; ++i) a[i] = 4 * (i / 8);  // bytes 0, 4, 8 (8 lanes each), 12 (6 lanes)
+  EXPECT_EQ(atomic_sectors(a, 0x3FFFFFFFu), 8);
+  EXPECT_EQ(atomic_sectors(a, 0x3FFFFFFFu, 16), 8);   // 16 .. 28: still one sector
+  EXPECT_EQ(atomic_sectors(a, 0x3FFFFFFFu, 24), 16);  // 24, 28 | 32 (8 lanes), 36 (6 lanes)
+  // (t % 10) * 3 ints where t % 6 == 0: lanes 0 and 30 at byte 0, then 72, 24, 96, 48.
+  for (int i = 0; i < 32; ++i) a[i] = 4 * ((i % 10) * 3);
+  EXPECT_EQ(atomic_sectors(a, 0x41041041u), 5);     // sector 0: 2 (byte 0) | 1 | 1 | 1
+  for (int i = 0; i < 32; ++i) a[i] = 8 * (i / 3);  // t / 3 of 8 bytes: 3 lanes an address
+  EXPECT_EQ(atomic_sectors(a, 0xFFFFFFFFu), 9);     // 3 sectors, 3 each
+  for (int i = 0; i < 64; ++i) a[i] = 4 * i;        // distinct: the distinct sectors, 64 lanes
+  EXPECT_EQ(atomic_sectors(a, ~std::uint64_t{0}), 8);
+  for (int i = 0; i < 64; ++i) a[i] = i % 2 == 0 ? -4 : 1000000;  // before the buffer, and far
+  EXPECT_EQ(atomic_sectors(a, ~std::uint64_t{0}), 64);
+}
+
 TEST(MemoryRules, WavefrontsOfHandWrittenAddresses) {
   std::int64_t a[64] = {};
   for (int i = 0; i < 32; ++i) a[i] = 4 * i;  // 32 banks, one word each

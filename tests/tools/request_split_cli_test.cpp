@@ -71,14 +71,15 @@ std::vector<std::string> text_memory_line(const std::string& report, int line) {
 //   line 6  in[i]:            2 load requests (one per warp), 4 + 4 sectors of 128 bytes read
 //   line 7  out[2*i]:         2 store requests, lanes 8 bytes apart: 8 + 8 sectors
 //   line 8  atomicAdd(count): warp 0 (32 lanes) and warp 1 (lanes 32..39): 2 atomic requests,
-//                             one address: 1 sector each
+//                             one address, its lanes taking turns: 32 + 8 = 40 sectors, 160
+//                             bytes asked of 1,280 (12.5%)
 //   line 9  in[i], out[2*i+1]: 2 loads (8 sectors) and 2 stores (16 sectors); 64 float adds
 // The text's columns: line, global req, sectors, effic., ld req, st req, atom req, shared req,
 // wavefronts, conflicts, flops.
 const std::map<int, std::vector<std::string>> kText64 = {
     {6, {"6", "2", "8", "100.0%", "2", "0", "0", "-", "-", "-", "0"}},
     {7, {"7", "2", "16", "50.0%", "0", "2", "0", "-", "-", "-", "0"}},
-    {8, {"8", "2", "2", "250.0%", "0", "0", "2", "-", "-", "-", "0"}},
+    {8, {"8", "2", "40", "12.5%", "0", "0", "2", "-", "-", "-", "0"}},
     {9, {"9", "4", "24", "66.7%", "2", "2", "0", "-", "-", "-", "64"}},
 };
 const std::map<std::string, Split> kCsv64 = {
@@ -90,7 +91,7 @@ const std::map<std::string, Split> kCsv64 = {
 const std::map<int, std::string> kHtml64 = {
     {6, "<td>2</td><td>8</td><td>256</td><td>2</td><td>0</td><td>0</td><td>-</td><td>-</td><td>0</td>"},
     {7, "<td>2</td><td>16</td><td>256</td><td>0</td><td>2</td><td>0</td><td>-</td><td>-</td><td>0</td>"},
-    {8, "<td>2</td><td>2</td><td>160</td><td>0</td><td>0</td><td>2</td><td>-</td><td>-</td><td>0</td>"},
+    {8, "<td>2</td><td>40</td><td>160</td><td>0</td><td>0</td><td>2</td><td>-</td><td>-</td><td>0</td>"},
     {9, "<td>4</td><td>24</td><td>512</td><td>2</td><td>2</td><td>0</td><td>-</td><td>-</td><td>64</td>"},
 };
 
