@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "sim/support/errors.hpp"
+#include "sim/support/signals.hpp"
 
 namespace warpdiv::analysis {
 
@@ -347,10 +348,7 @@ OutputFiles::OutputFiles(std::ostream& standard_output) : standard_output_(stand
   action.sa_mask = cleanup_signal_set();  // one cleanup at a time
   for (int s : kCleanupSignals) {
     struct sigaction previous {};
-    if (::sigaction(s, nullptr, &previous) != 0) continue;
-    // A signal ignored by whoever started us (nohup, a background job) stays ignored.
-    if ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_IGN) continue;
-    if (::sigaction(s, &action, nullptr) == 0) previous_actions_.emplace_back(s, previous);
+    if (sim::catch_unless_ignored(s, action, previous)) previous_actions_.emplace_back(s, previous);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "kernels/compiled_resources.hpp"
 #include "kernels/nvrtc_library.hpp"
+#include "sim/support/signals.hpp"
 
 #include <cxxabi.h>
 #include <fcntl.h>
@@ -84,10 +85,8 @@ class StopSignals {
     struct sigaction action {};
     action.sa_handler = note_stop_signal;
     sigemptyset(&action.sa_mask);
-    // A signal ignored by whoever started us (nohup, a script's background job) stays ignored.
     for (std::size_t i = 0; i < kSignals.size(); ++i)
-      caught_[i] = sigaction(kSignals[i], nullptr, &previous_[i]) == 0 &&
-                   previous_[i].sa_handler != SIG_IGN && sigaction(kSignals[i], &action, &previous_[i]) == 0;
+      caught_[i] = sim::catch_unless_ignored(kSignals[i], action, previous_[i]);
   }
   ~StopSignals() {
     for (std::size_t i = 0; i < kSignals.size(); ++i)

@@ -562,7 +562,7 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   }
   m_.set_loop_iteration(id, last);
   // Counters: set to the values they have before iteration `last`.
-  if (counters) jump_counters(acc, s, depth, k, last);
+  if (counters) jump_counters(acc, id, s, depth, k, last);
   class_frames_.push_back(ClassFrame{id, last, ~std::uint64_t{0}});
   out = m_.iteration(id, s, frame, in, exits);
   class_frames_.pop_back();
@@ -587,7 +587,7 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
 // between are the same: the same path with the same operands), so that iteration `last` starts
 // from the value it has in the replay (its own steps then check overflow there, the largest or
 // smallest of the class). Passing the type's range on the way is signed overflow.
-void ClassRecorder::jump_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth,
+void ClassRecorder::jump_counters(const AcceleratedLoop& acc, StmtId id, const Stmt& s, std::size_t depth,
                                   std::uint64_t k, std::uint64_t last) {
   if (counter_entering_.size() <= depth) counter_entering_.resize(depth + 1);
   std::vector<std::array<std::uint64_t, kMaxLanes>>& entering = counter_entering_[depth];
@@ -619,7 +619,7 @@ void ClassRecorder::jump_counters(const AcceleratedLoop& acc, const Stmt& s, std
                 ") in iteration " + std::to_string(static_cast<std::uint64_t>(first)) +
                 " of this loop (counted from 1), in block (" + std::to_string(m_.block_index()[0]) + ", " +
                 std::to_string(m_.block_index()[1]) + ", " + std::to_string(m_.block_index()[2]) + ")" +
-                inlined_at_statement(m_.kernel(), static_cast<StmtId>(&s - m_.kernel().stmts.data())));
+                inlined_at_statement(m_.kernel(), id));
       }
       if (!is_signed(type)) value &= high;
       entering[c][l] = normalise(type, static_cast<std::uint64_t>(value));

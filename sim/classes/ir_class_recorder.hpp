@@ -290,7 +290,7 @@ class ClassRecorder final : public Recorder {
   // position, then the warp's evaluations).
   void scale_iteration(const std::vector<StmtId>& statements, const std::vector<StatementCounts>& before,
                        const std::vector<StatementCounts>& after, std::uint64_t times);
-  void jump_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth, std::uint64_t k,
+  void jump_counters(const AcceleratedLoop& acc, StmtId id, const Stmt& s, std::size_t depth, std::uint64_t k,
                      std::uint64_t last);
   void check_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth, std::uint64_t k,
                       std::uint64_t last);

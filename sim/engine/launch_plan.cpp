@@ -15,6 +15,7 @@
 
 #include "sim/support/errors.hpp"
 #include "sim/memory/ir_memory.hpp"
+#include "sim/memory/shared_phases.hpp"
 #include "sim/model/ir_ops.hpp"
 
 namespace warpdiv::sim::ir::detail {
@@ -326,8 +327,7 @@ std::vector<bool> with_shared_addresses(const Kernel& k, std::vector<bool> loade
                                         const std::vector<ExprId>& origins) {
   const auto group = [&](std::int32_t b) {
     const MemoryBase& base = k.bases[static_cast<std::size_t>(b)];
-    if (base.parameter != kNone || base.space != AddressSpace::Shared) return kNone;
-    return base.bytes == 0 ? static_cast<std::int32_t>(k.bases.size()) : b;
+    return base.parameter != kNone || base.space != AddressSpace::Shared ? kNone : shared_array(k, b);
   };
   std::vector<std::uint8_t> refused(k.bases.size() + 1, 0);
   for (std::size_t a = 0; a < k.accesses.size(); ++a) {

@@ -35,10 +35,9 @@ struct Exit {
 // reaches it from without another barrier), and gathers each access's phases.
 class PhaseWalk {
  public:
-  explicit PhaseWalk(const Kernel& k) : k_(k), at_(k.accesses.size()) {
+  explicit PhaseWalk(const Kernel& k) : k_(k), bit_(k.stmts.size(), 0), at_(k.accesses.size()) {
     for (std::size_t s = 0; s < k.stmts.size(); ++s)
-      if (k.stmts[s].kind == StmtKind::Barrier) barrier_bit_.push_back(static_cast<StmtId>(s));
-    bits_ = barrier_bit_.size() + 1;
+      if (k.stmts[s].kind == StmtKind::Barrier) bit_[s] = bits_++;
     for (Phases& p : at_) p = Phases::of(bits_);
   }
 
@@ -66,7 +65,7 @@ class PhaseWalk {
       case StmtKind::Barrier: {
         reach(s, in);
         Phases out = in.none();
-        out.add(1 + barrier_index(id));
+        out.add(bit_[static_cast<std::size_t>(id)]);
         return out;
       }
       case StmtKind::If: {
@@ -155,16 +154,10 @@ class PhaseWalk {
     return out;
   }
 
-  std::size_t barrier_index(StmtId id) const {
-    for (std::size_t i = 0; i < barrier_bit_.size(); ++i)
-      if (barrier_bit_[i] == id) return i;
-    return 0;
-  }
-
   const Kernel& k_;
-  std::vector<StmtId> barrier_bit_;
-  std::size_t bits_ = 1;
-  std::vector<Phases> at_;  // [access] the phases it may run in
+  std::size_t bits_ = 1;          // phases: the kernel's start (bit 0) and each barrier
+  std::vector<std::size_t> bit_;  // [statement] a barrier's phase bit
+  std::vector<Phases> at_;        // [access] the phases it may run in
   std::vector<Exit> exits_;
 };
 
@@ -177,10 +170,10 @@ bool conflicting_kinds(AccessKind a, AccessKind b) {
 
 }  // namespace
 
-std::int32_t shared_array(const Kernel& k, const MemoryAccess& a) {
-  if (a.base == kNone) return kNone;
-  const MemoryBase& base = k.bases[static_cast<std::size_t>(a.base)];
-  return base.bytes == 0 ? static_cast<std::int32_t>(k.bases.size()) : a.base;
+std::int32_t shared_array(const Kernel& k, std::int32_t base) {
+  if (base == kNone) return kNone;
+  return k.bases[static_cast<std::size_t>(base)].bytes == 0 ? static_cast<std::int32_t>(k.bases.size())
+                                                            : base;
 }
 
 std::vector<std::pair<std::int32_t, std::int32_t>> concurrent_shared_conflicts(const Kernel& kernel) {
@@ -194,7 +187,7 @@ std::vector<std::pair<std::int32_t, std::int32_t>> concurrent_shared_conflicts(c
     for (std::size_t j = i; j < shared.size(); ++j) {
       const MemoryAccess& a = kernel.accesses[static_cast<std::size_t>(shared[i])];
       const MemoryAccess& b = kernel.accesses[static_cast<std::size_t>(shared[j])];
-      const std::int32_t x = shared_array(kernel, a), y = shared_array(kernel, b);
+      const std::int32_t x = shared_array(kernel, a.base), y = shared_array(kernel, b.base);
       if (x != kNone && y != kNone && x != y) continue;
       if (!conflicting_kinds(a.kind, b.kind) || (i == j && a.kind != AccessKind::Store)) continue;
       if (at[static_cast<std::size_t>(shared[i])].meets(at[static_cast<std::size_t>(shared[j])]))

@@ -22,8 +22,8 @@ namespace warpdiv::sim::ir {
 /// shared arrays are all of one array, and an access without a base may be to any.
 std::vector<std::pair<std::int32_t, std::int32_t>> concurrent_shared_conflicts(const Kernel& kernel);
 
-/// The shared array a shared-memory access names, as concurrent_shared_conflicts groups them:
-/// its base, or one past the last base for every extern array; kNone for none known (any).
-std::int32_t shared_array(const Kernel& kernel, const MemoryAccess& access);
+/// The shared array a shared-memory base (Kernel::bases) stands for, as concurrent_shared_conflicts
+/// groups them: the base, or one past the last base for every extern array; kNone for kNone (any).
+std::int32_t shared_array(const Kernel& kernel, std::int32_t base);
 
 }  // namespace warpdiv::sim::ir

@@ -49,7 +49,7 @@ bool may_race(const Kernel& kernel, const std::vector<Kept>& kept,
     const MemoryAccess& b = kernel.accesses[static_cast<std::size_t>(y)];
     const Kept p = kept[static_cast<std::size_t>(x)], q = kept[static_cast<std::size_t>(y)];
     if (p == Kept::Absent || q == Kept::Absent) continue;
-    const std::int32_t array = shared_array(kernel, a);
+    const std::int32_t array = shared_array(kernel, a.base);
     if (!by_address.empty() && (array == kNone || !by_address[static_cast<std::size_t>(array)])) continue;
     if (x == y && a.value != kNone && same_in_every_thread(kernel, a.value)) continue;
     const bool stores = a.kind == AccessKind::Store && b.kind == AccessKind::Store;
@@ -85,7 +85,7 @@ std::vector<Kept> kept_by(const Kernel& kernel, const detail::LaunchPlan& plan,
       if (a.global || a.local) continue;
       const bool unheld = a.kind != AccessKind::Load && a.value == kNone;
       kept[static_cast<std::size_t>(a.id)] = unheld ? Kept::Unheld : Kept::Held;
-      const std::int32_t array = shared_array(kernel, kernel.accesses[static_cast<std::size_t>(a.id)]);
+      const std::int32_t array = shared_array(kernel, kernel.accesses[static_cast<std::size_t>(a.id)].base);
       if (unheld && array != kNone) by_address[static_cast<std::size_t>(array)] = 1;
     }
   return kept;

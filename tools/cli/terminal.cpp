@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include "sim/support/signals.hpp"
+
 namespace warpdiv::cli {
 
 namespace {
@@ -25,9 +27,7 @@ SigintHandler::SigintHandler() {
   action.sa_handler = on_sigint;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  // A SIGINT ignored by whoever started us (nohup, a script's background job) stays ignored.
-  if (::sigaction(SIGINT, nullptr, &previous_) != 0 || previous_.sa_handler == SIG_IGN) return;
-  installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
+  installed_ = sim::catch_unless_ignored(SIGINT, action, previous_);
 }
 
 SigintHandler::~SigintHandler() {
