@@ -64,6 +64,29 @@ Wide math_value(ScalarType t, std::uint64_t bits) {
 
 std::string dim_name(int d) { return std::string("blockIdx.") + "xyz"[d]; }
 
+static bool reads_local(const Kernel& k, ExprId id, LocalId local) {
+  if (id == kNone) return false;
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ExprKind::Local && e.index == local) return true;
+  for (ExprId o : e.operands)
+    if (reads_local(k, o, local)) return true;
+  return false;
+}
+
+ExprId counter_step(const Kernel& k, const Stmt& t) {
+  if (t.kind != StmtKind::Assign || t.value == kNone) return kNone;
+  const Expr& b = k.exprs[static_cast<std::size_t>(t.value)];
+  if (b.kind != ExprKind::Binary || (b.binary_op != BinaryOp::Add && b.binary_op != BinaryOp::Sub) ||
+      b.type != k.locals[static_cast<std::size_t>(t.local)].type)
+    return kNone;
+  for (int side = 0; side < (b.binary_op == BinaryOp::Add ? 2 : 1); ++side) {
+    const Expr& x = k.exprs[static_cast<std::size_t>(b.operands[side])];
+    if (x.kind == ExprKind::Local && x.index == t.local && !reads_local(k, b.operands[1 - side], t.local))
+      return b.operands[1 - side];
+  }
+  return kNone;
+}
+
 bool wraps_once(const Form& f, ScalarType t, Wide* wrap) {
   if (f.exact || is_signed(t) || is_floating(t)) return false;
   const Wide period = Wide{1} << bit_width(t);

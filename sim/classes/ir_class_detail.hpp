@@ -75,6 +75,9 @@ Wide type_min(ScalarType t);
 Wide type_max(ScalarType t);
 /// "blockIdx.x", "blockIdx.y", "blockIdx.z".
 std::string dim_name(int d);
+/// The step `x = x + e` / `x = x - e` that statement `t` is (an Assign to x of x's type, e not
+/// reading x): e's id, or kNone.
+ExprId counter_step(const Kernel& k, const Stmt& t);
 
 /// The affine forms of a kernel's values (ir_class_analysis.cpp): symbols are the block indices,
 /// the warp index (with `warp_steps`: d threadIdx.{x, y, z} / d warp, 0 where none) and the

@@ -16,6 +16,7 @@ namespace {
 
 using detail::AcceleratedLoop;
 using detail::Analyser;
+using detail::counter_step;
 using detail::dim_name;
 using detail::Form;
 using detail::kBlockSymbols;
@@ -81,30 +82,6 @@ Uses uses_of(const Kernel& k) {
     if (k.stmts[i].value != kNone)
       u.statement[static_cast<std::size_t>(k.stmts[i].value)] = static_cast<StmtId>(i);
   return u;
-}
-
-bool reads(const Kernel& k, ExprId id, LocalId local) {
-  if (id == kNone) return false;
-  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
-  if (e.kind == ExprKind::Local && e.index == local) return true;
-  for (ExprId o : e.operands)
-    if (reads(k, o, local)) return true;
-  return false;
-}
-
-// The step `x = x + e` / `x = x - e` (e not reading x) that statement `t` is, or kNone (e's id).
-ExprId counter_step(const Kernel& k, const Stmt& t) {
-  if (t.kind != StmtKind::Assign || t.value == kNone) return kNone;
-  const Expr& b = k.exprs[static_cast<std::size_t>(t.value)];
-  if (b.kind != ExprKind::Binary || (b.binary_op != BinaryOp::Add && b.binary_op != BinaryOp::Sub) ||
-      b.type != k.locals[static_cast<std::size_t>(t.local)].type)
-    return kNone;
-  for (int side = 0; side < (b.binary_op == BinaryOp::Add ? 2 : 1); ++side) {
-    const Expr& x = k.exprs[static_cast<std::size_t>(b.operands[side])];
-    if (x.kind == ExprKind::Local && x.index == t.local && !reads(k, b.operands[1 - side], t.local))
-      return b.operands[1 - side];
-  }
-  return kNone;
 }
 
 // A local that only its own steps read (every read of it is the x of an `x = x +- e`).

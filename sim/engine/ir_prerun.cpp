@@ -12,6 +12,7 @@
 namespace warpdiv::sim::ir {
 namespace {
 
+using detail::counter_step;
 using detail::type_max;
 using detail::type_min;
 using detail::Wide;
@@ -393,13 +394,125 @@ class Probe {
   /// iteration evaluates the loop and its body at least. Returns the iteration to run next.
   Wide jump(StmtId id, const Stmt& s, const CountedLoop& shape, Wide trips, Wide start) {
     const Wide skipped = trips - 1 - Wide{kConcreteIterations};
-    evaluations = plus(evaluations, times(static_cast<Count>(skipped), iteration_floor(s)));
+    const Count floor = iteration_floor(s);
+    const std::vector<LocalId> written = locals_written(k_, {s.body, s.step});
+    const std::vector<Counter> counters = counters_of(s, written);
+    std::vector<Known> kept;
+    for (const Counter& c : counters) kept.push_back(after_steps(c, skipped));
+    overflow(counters, skipped, floor);
+    evaluations = plus(evaluations, times(static_cast<Count>(skipped), floor));
     note_loop(id, trips, false);
-    for (const LocalId w : locals_written(k_, {s.body, s.step})) locals_[static_cast<std::size_t>(w)].reset();
+    for (const LocalId w : written) locals_[static_cast<std::size_t>(w)].reset();
+    for (std::size_t i = 0; i < counters.size(); ++i)
+      locals_[static_cast<std::size_t>(counters[i].local)] = kept[i];
     const ScalarType t = k_.locals[static_cast<std::size_t>(shape.var)].type;
     const Wide value = start + shape.step * (trips - 1);
     locals_[static_cast<std::size_t>(shape.var)] = normalise(t, static_cast<std::uint64_t>(value));
     return trips - 1;
+  }
+
+  /// A local the loop's body steps by the same amount in every iteration: `x = x + e` or `x - e`,
+  /// a statement of the body itself (run once per iteration: nothing in the body breaks,
+  /// continues or returns), e reading nothing the loop writes, and no other write of x in it.
+  struct Counter {
+    LocalId local = kNone;
+    ExprId value = kNone;  // the statement's x +- e
+    ExprId step = kNone;   // e
+  };
+
+  std::vector<Counter> counters_of(const Stmt& s, const std::vector<LocalId>& written) const {
+    std::vector<Counter> out;
+    if (s.body == kNone || interrupts(s.body, 0, 0, 0)) return out;
+    const Stmt& body = k_.stmts[static_cast<std::size_t>(s.body)];
+    const std::vector<StmtId> top =
+        body.kind == StmtKind::Block ? body.children : std::vector<StmtId>{s.body};
+    std::vector<int> writes(k_.locals.size(), 0);
+    count_writes(s.body, writes);
+    count_writes(s.step, writes);
+    for (const StmtId c : top) {
+      const Stmt& t = k_.stmts[static_cast<std::size_t>(c)];
+      const ExprId e = counter_step(k_, t);
+      if (e == kNone || writes[static_cast<std::size_t>(t.local)] != 1 || opaque(t.value) ||
+          is_floating(k_.locals[static_cast<std::size_t>(t.local)].type) || varies(k_, e, written))
+        continue;
+      out.push_back(Counter{t.local, t.value, e});
+    }
+    return out;
+  }
+
+  /// Whether a break or continue of this loop, or a return from the kernel, is in `id` (nested
+  /// `loops`, `switches` and inlined `calls` deep).
+  bool interrupts(StmtId id, int loops, int switches, int calls) const {
+    if (id == kNone) return false;
+    const Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
+    if ((s.kind == StmtKind::Break && loops == 0 && switches == 0) ||
+        (s.kind == StmtKind::Continue && loops == 0) || (s.kind == StmtKind::Return && calls == 0))
+      return true;
+    loops += s.kind == StmtKind::Loop ? 1 : 0;
+    switches += s.kind == StmtKind::Switch ? 1 : 0;
+    calls += s.kind == StmtKind::InlinedCall ? 1 : 0;
+    for (const StmtId c : s.children)
+      if (interrupts(c, loops, switches, calls)) return true;
+    for (const StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step})
+      if (interrupts(c, loops, switches, calls)) return true;
+    return false;
+  }
+
+  void count_writes(StmtId id, std::vector<int>& writes) const {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
+    if ((s.kind == StmtKind::Declare || s.kind == StmtKind::Assign || s.kind == StmtKind::InlinedCall) &&
+        s.local != kNone)
+      ++writes[static_cast<std::size_t>(s.local)];
+    for (const StmtId c : s.children) count_writes(c, writes);
+    for (const StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) count_writes(c, writes);
+  }
+
+  /// The counter's value after `n` more iterations from its value now (nullopt where a value is
+  /// not known or it leaves a signed type's range).
+  Known after_steps(const Counter& c, Wide n) {
+    const std::optional<Wide> step = step_of(c);
+    if (!step) return std::nullopt;
+    const ScalarType t = k_.locals[static_cast<std::size_t>(c.local)].type;
+    const Wide value = math(t, *locals_[static_cast<std::size_t>(c.local)]) + *step * n;
+    if (is_signed(t) && !fits(t, value)) return std::nullopt;
+    return normalise(t, static_cast<std::uint64_t>(value));
+  }
+
+  /// The counter's step per iteration, where its value and e are known now.
+  std::optional<Wide> step_of(const Counter& c) {
+    const Known e = eval(c.step);
+    if (!locals_[static_cast<std::size_t>(c.local)] || !e) return std::nullopt;
+    const ScalarType t = k_.locals[static_cast<std::size_t>(c.local)].type;
+    const Wide step = math(t, *e);
+    return k_.exprs[static_cast<std::size_t>(c.value)].binary_op == BinaryOp::Sub ? -step : step;
+  }
+
+  /// The first step of a counter (in the order of the iterations, then of the body) that leaves
+  /// its signed type's range within the next `n` iterations is undefined behaviour met there: the
+  /// thread stops, each iteration before it having made `floor` evaluations.
+  void overflow(const std::vector<Counter>& counters, Wide n, Count floor) {
+    std::optional<std::pair<Wide, std::size_t>> first;  // (iterations before it, counter)
+    for (std::size_t i = 0; i < counters.size(); ++i) {
+      const ScalarType t = k_.locals[static_cast<std::size_t>(counters[i].local)].type;
+      const std::optional<Wide> step = step_of(counters[i]);
+      if (!is_signed(t) || !step || *step == 0) continue;
+      const Wide x0 = math(t, *locals_[static_cast<std::size_t>(counters[i].local)]);
+      const Wide room = *step > 0 ? type_max(t) - x0 : x0 - type_min(t);
+      const Wide before = room / (*step > 0 ? *step : -*step);  // steps that stay within
+      if (before < n && (!first || before < first->first)) first = std::make_pair(before, i);
+    }
+    if (!first) return;
+    const Counter& c = counters[first->second];
+    const ScalarType t = k_.locals[static_cast<std::size_t>(c.local)].type;
+    const Wide x = math(t, *locals_[static_cast<std::size_t>(c.local)]) + *step_of(c) * first->first;
+    const std::uint64_t bits = normalise(t, static_cast<std::uint64_t>(x));
+    const std::uint64_t e = *eval(c.step);
+    const Expr& b = k_.exprs[static_cast<std::size_t>(c.value)];
+    const Expr& left = k_.exprs[static_cast<std::size_t>(b.operands[0])];
+    const bool x_first = left.kind == ExprKind::Local && left.index == c.local;
+    evaluations = plus(evaluations, times(static_cast<Count>(first->first), floor));
+    undefined(c.value, ops::describe_fault(b.binary_op, t, x_first ? bits : e, x_first ? e : bits));
   }
 
   void note_loop(StmtId id, Wide trips, bool at_least) {

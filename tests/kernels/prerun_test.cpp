@@ -5,6 +5,7 @@
 // refused would take minutes (the budgets are lowered so that a broken mechanism fails fast).
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 
 #include "sim/support/errors.hpp"
@@ -361,6 +362,62 @@ __global__ void k(int* out, int w) {
     const Launch l = launch(k, {grid, 1, 1}, {16, 1, 1}, 10);
     EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
     EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), named);
+  }
+}
+
+// A counter stepped in a loop of b = blockIdx.x iterations: x += 1,100,000 passes 2^31 - 1 in the
+// 1,953rd iteration (1,952 x 1,100,000 = 2,147,200,000 fits, 1,953 x 1,100,000 = 2,148,300,000
+// does not), so block 1,953 is the lowest that meets it (x = 2,147,200,000 + 1,100,000). Its loop
+// runs more iterations than the probes run one by one: they step x over the middle with them.
+TEST_F(PreRunTest, ACounterSteppedOverALoopsMiddleNamesTheLowestBlock) {
+  const Kernel k = load(R"(
+__global__ void k(int* o) {
+  int b = blockIdx.x;
+  int x = 0;
+  for (int i = 0; i < b; i++) x += 1100000;
+  o[threadIdx.x] = x;
+}
+)");
+  const std::string named = dir_.string() +
+                            "/k.cu:5:31: undefined behaviour: signed overflow in '+' (int32) in "
+                            "block (1953, 0, 0), thread (0, 0, 0)";
+  for (const std::uint32_t grid : {1954u, 2000u, 4000u, 100000u}) {
+    SCOPED_TRACE(grid);
+    const Launch l = launch(k, {grid, 1, 1}, {64, 1, 1}, 0);
+    EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
+    EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), named);
+  }
+}
+
+// The same steps where not every iteration makes them: x += 2,200,000 in the iterations of even
+// i only (a continue skips the odd ones), ceil(b / 2) steps in block b: 976 x 2,200,000 =
+// 2,147,200,000 fits, 977 do not, so block 1,953 is again the lowest. A probe taking the step as
+// made every iteration would name block 977 (977 x 2,200,000 passes 2^31 - 1): no block below
+// 1,953 may be named.
+TEST_F(PreRunTest, AStepNotMadeEveryIterationIsNotSteppedOver) {
+  const Kernel k = load(R"(
+__global__ void k(int* o) {
+  int b = blockIdx.x;
+  int x = 0;
+  for (int i = 0; i < b; i++) {
+    if (i % 2 == 1) continue;
+    x += 2200000;
+  }
+  o[threadIdx.x] = x;
+}
+)");
+  for (const std::uint32_t grid : {1952u, 4000u}) {
+    SCOPED_TRACE(grid);
+    const std::string message = refusal(k, launch(k, {grid, 1, 1}, {32, 1, 1}, 0), kDefaultMaxEvaluations);
+    if (grid == 1952u) {
+      EXPECT_EQ(message, "");
+      continue;
+    }
+    std::smatch block;
+    std::regex_search(message, block,
+                      std::regex("signed overflow in '\\+' \\(int32\\) in block \\(([0-9]+), 0, 0\\)"));
+    ASSERT_EQ(block.size(), 2u) << message;
+    EXPECT_GE(std::stoul(block[1].str()), 1953u) << message;
   }
 }
 
