@@ -44,6 +44,7 @@ struct CountedLoop {
   ExprId bound = kNone;          // loop-invariant
   BinaryOp stay = BinaryOp::Lt;  // var stay bound keeps the loop going
   bool at_least = false;         // breaks on the exit condition: the count is a lower bound only
+  bool nonnegative = false;      // var is compared as unsigned: counted from a start >= 0 upward only
 };
 
 /// The warp-statement evaluations every iteration of the loop `s` but its last makes at least:
@@ -538,6 +539,7 @@ class Probe {
     const ScalarType bt = k_.exprs[static_cast<std::size_t>(shape.bound)].type;
     const Wide v0 = math(t, *v), bound = math(bt, *e);
     start = v0;
+    if (shape.nonnegative && (v0 < 0 || shape.step < 0)) return std::nullopt;
     // Distance to travel in the step's direction before the condition fails.
     const bool up = shape.step > 0;
     const Wide c = up ? shape.step : -shape.step;
@@ -620,7 +622,9 @@ bool varies(const Kernel& k, ExprId id, const std::vector<LocalId>& written) {
 }
 
 /// The comparison `v stay bound` that `c` is, v a local (or a cast of it that keeps its values).
-bool comparison_of(const Kernel& k, ExprId c, LocalId& v, BinaryOp& stay, ExprId& bound) {
+/// `nonnegative`: v is signed and compared as unsigned (`i < blockIdx.x`), which keeps its values
+/// only while it is not negative.
+bool comparison_of(const Kernel& k, ExprId c, LocalId& v, BinaryOp& stay, ExprId& bound, bool& nonnegative) {
   const Expr& e = k.exprs[static_cast<std::size_t>(c)];
   if (e.kind != ExprKind::Binary || !is_comparison(e.binary_op) || e.binary_op == BinaryOp::Eq) return false;
   for (int side = 0; side < 2; ++side) {
@@ -631,7 +635,9 @@ bool comparison_of(const Kernel& k, ExprId c, LocalId& v, BinaryOp& stay, ExprId
     const Expr& xe = k.exprs[static_cast<std::size_t>(x)];
     if (xe.kind != ExprKind::Local) continue;
     const ScalarType own = k.locals[static_cast<std::size_t>(xe.index)].type;
-    if (type_min(own) < type_min(compared) || type_max(own) > type_max(compared)) continue;
+    if (type_max(own) > type_max(compared)) continue;
+    nonnegative = type_min(own) < type_min(compared);
+    if (nonnegative && type_min(compared) != 0) continue;
     BinaryOp op = e.binary_op;
     if (side == 1)
       op = op == BinaryOp::Lt   ? BinaryOp::Gt
@@ -749,17 +755,20 @@ std::optional<CountedLoop> Probe::shape_of(StmtId id) const {
     const Expr& c = k_.exprs[static_cast<std::size_t>(bare)];
     if (c.kind == ExprKind::Constant) {
       if (c.constant == 0) return std::nullopt;
-    } else if (!comparison_of(k_, s.value, shape.var, shape.stay, shape.bound)) {
+    } else if (!comparison_of(k_, s.value, shape.var, shape.stay, shape.bound, shape.nonnegative)) {
       return std::nullopt;
     }
   }
   // Every break needs the exit condition: !(var stay bound).
   for (const ExprId guard : exits.breaks) {
     CountedLoop other;
-    if (guard == kNone || !comparison_of(k_, guard, other.var, other.stay, other.bound)) return std::nullopt;
+    if (guard == kNone || !comparison_of(k_, guard, other.var, other.stay, other.bound, other.nonnegative))
+      return std::nullopt;
     other.stay = negated(other.stay);
     if (shape.var == kNone) shape = other;
-    if (other.var != shape.var || other.stay != shape.stay || other.bound != shape.bound) return std::nullopt;
+    if (other.var != shape.var || other.stay != shape.stay || other.bound != shape.bound ||
+        other.nonnegative != shape.nonnegative)
+      return std::nullopt;
     shape.at_least = true;
   }
   if (shape.var == kNone || varies(k_, shape.bound, written)) return std::nullopt;

@@ -381,12 +381,57 @@ __global__ void k(int* o) {
   const std::string named = dir_.string() +
                             "/k.cu:5:31: undefined behaviour: signed overflow in '+' (int32) in "
                             "block (1953, 0, 0), thread (0, 0, 0)";
+  // The same loop against blockIdx.x itself: i is compared as unsigned, which keeps its values
+  // from 0 up.
+  const Kernel unsigned_bound = load(R"(
+__global__ void k(int* o) {
+  int x = 0;
+  for (int i = 0; i < blockIdx.x; i++) x += 1100000;
+  o[threadIdx.x] = x;
+}
+)");
+  const std::string named_there = dir_.string() +
+                                  "/k.cu:4:40: undefined behaviour: signed overflow in '+' (int32) in "
+                                  "block (1953, 0, 0), thread (0, 0, 0)";
   for (const std::uint32_t grid : {1954u, 2000u, 4000u, 100000u}) {
     SCOPED_TRACE(grid);
     const Launch l = launch(k, {grid, 1, 1}, {64, 1, 1}, 0);
     EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
     EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), named);
+    const Launch u = launch(unsigned_bound, {grid, 1, 1}, {64, 1, 1}, 0);
+    EXPECT_EQ(refusal(unsigned_bound, u, kDefaultMaxEvaluations), named_there);
+    EXPECT_EQ(class_refusal(unsigned_bound, u, kDefaultMaxEvaluations), named_there);
   }
+}
+
+// From i = -5 compared as unsigned (4,294,967,291) against blockIdx.x the loop never runs: no
+// block overflows. Counted from -5 as a signed value it would run b + 5 times and pass 2^31 - 1
+// from block 1,948 on.
+TEST_F(PreRunTest, AVariableComparedAsUnsignedFromANegativeStartIsNotCounted) {
+  const Kernel k = load(R"(
+__global__ void k(int* o) {
+  int x = 0;
+  for (int i = -5; i < blockIdx.x; i++) x += 1100000;
+  o[threadIdx.x] = x;
+}
+)");
+  const Launch l = launch(k, {4000, 1, 1}, {64, 1, 1}, 0);
+  EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), "");
+  EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), "");
+  // Nested in a loop of 100,000 iterations, its count would be the least work of each of them:
+  // at least 100,000 x 5 x 2 evaluations per warp, 2,000,000 for the block's 2 warps, above a
+  // budget of 1,000,000. The run makes fewer: per warp the outer loop's 100,001 checks, and in each
+  // iteration the inner loop's init and one check and the step j++ (300,000), and 2 statements
+  // around them: 400,003, 800,006 for the block.
+  const Kernel nested = load(R"(
+__global__ void k(int* o) {
+  int x = 0;
+  for (int j = 0; j < 100000; j++)
+    for (int i = -5; i < blockIdx.x; i++) x += 3;
+  o[threadIdx.x] = x;
+}
+)");
+  EXPECT_EQ(refusal(nested, launch(nested, {1, 1, 1}, {64, 1, 1}, 0), 1000000), "");
 }
 
 // The same steps where not every iteration makes them: x += 2,200,000 in the iterations of even
