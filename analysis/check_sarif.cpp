@@ -66,6 +66,68 @@ const char* level_name(FindingLevel level) {
   return level == FindingLevel::error ? "error" : level == FindingLevel::warning ? "warning" : "note";
 }
 
+// Scans source text for parentheses outside comments and literals, line by line.
+class ParenthesisScan {
+ public:
+  explicit ParenthesisScan(const std::vector<std::string>& lines) : lines_(lines) {}
+  /// Steps over lines[line - 1] from byte column `from` to `to` (1-based, inclusive); returns
+  /// the column of the ')' that brings the depth back to 0, or 0.
+  std::uint32_t scan(std::uint32_t line, std::uint32_t from, std::uint32_t to) {
+    const std::string& text = lines_[line - 1];
+    for (std::size_t i = from - 1; i < text.size() && i < to; ++i) {
+      const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
+      if (comment_) {
+        if (c == '*' && next == '/') comment_ = false, ++i;
+      } else if (quote_ != 0) {
+        if (c == '\\')
+          ++i;
+        else if (c == quote_)
+          quote_ = 0;
+      } else if (c == '/' && next == '/') {
+        break;
+      } else if (c == '/' && next == '*') {
+        comment_ = true, ++i;
+      } else if (c == '"' || c == '\'') {
+        quote_ = c;
+      } else if (c == '(') {
+        ++depth_;
+      } else if (c == ')' && depth_ > 0 && --depth_ == 0 && closing_) {
+        return static_cast<std::uint32_t>(i + 1);
+      }
+    }
+    quote_ = 0;  // a literal does not go on past its line
+    return 0;
+  }
+  int depth() const { return depth_; }
+  void look_for_close() { closing_ = true; }
+
+ private:
+  const std::vector<std::string>& lines_;
+  int depth_ = 0;
+  bool comment_ = false, closing_ = false;
+  char quote_ = 0;
+};
+
+// A region that opens more parentheses than it closes (an if's, for's, while's or switch's ends
+// with its condition) ends at the ')' that closes them; a balanced one, or one whose ')' is not in
+// the file, as it is.
+void close_parentheses(const std::vector<std::string>& lines, const Finding& f, std::uint32_t& end_line,
+                       std::uint32_t& end_column) {
+  ParenthesisScan scan(lines);
+  for (std::uint32_t n = f.line; n <= f.end_line && n <= lines.size(); ++n)
+    scan.scan(n, n == f.line ? f.column : 1, n == f.end_line ? f.end_column : ~std::uint32_t{0});
+  if (scan.depth() == 0) return;
+  scan.look_for_close();
+  for (std::uint32_t n = f.end_line; n <= lines.size(); ++n) {
+    const std::uint32_t from = n == f.end_line ? f.end_column + 1 : 1;
+    if (const std::uint32_t at = scan.scan(n, from, ~std::uint32_t{0}); at != 0) {
+      end_line = n;
+      end_column = at;
+      return;
+    }
+  }
+}
+
 // The finding's region with UTF-16 columns where its file's lines are known; none without a line.
 json region_of(const Finding& f, const SourceLinesByFile& sources) {
   json region = json::object();
@@ -78,11 +140,14 @@ json region_of(const Finding& f, const SourceLinesByFile& sources) {
   };
   const std::string* start = line(f.line);
   if (f.column > 0 && start) region["startColumn"] = utf16_column(*start, f.column);
-  const std::string* end = line(f.end_line);
-  if (f.end_line >= f.line && f.end_column > 0 && start && end) {
-    region["endLine"] = f.end_line;
+  std::uint32_t end_line = f.end_line, end_column = f.end_column;
+  if (f.end_line >= f.line && f.end_column > 0 && f.column > 0 && start && line(f.end_line))
+    close_parentheses(file->second, f, end_line, end_column);
+  const std::string* end = line(end_line);
+  if (end_line >= f.line && end_column > 0 && start && end) {
+    region["endLine"] = end_line;
     // SARIF's end column is the one after the region: after the last character's last byte.
-    region["endColumn"] = utf16_column(*end, f.end_column + 1);
+    region["endColumn"] = utf16_column(*end, end_column + 1);
   }
   return region;
 }

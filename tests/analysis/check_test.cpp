@@ -2,6 +2,8 @@
 // text formatter, on hand-made rows whose figures are worked out in the comments.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -852,6 +854,42 @@ TEST(CheckSarif, InvalidUtf8BecomesReplacementCharactersAndPercentEncodedUris) {
   std::ostringstream bare;
   write_check_sarif(bare, o, "/src", "1", {});
   EXPECT_EQ(bare.str().find("Column"), std::string::npos) << bare.str();
+}
+
+// The region of an if's, for's, while's or switch's finding comes from its header up to its
+// condition; SARIF's region goes on to the ')' that closes the header (end columns one past it).
+TEST(CheckSarif, AHeadersRegionEndsAfterItsClosingParenthesis) {
+  const std::vector<std::string> lines = {
+      "  if (t < limitvalue) o[t] = 1;",        // 1: ')' at byte 21
+      "  for (int i = 0;",                      // 2
+      "       i < n; /* ) */ i++) o[t] += 1;",  // 3: the comment's ')' skipped, ')' at byte 26
+      "  if (c == ')' && (t < 3)) o[t] = 2;",   // 4: the literal's ')' skipped, ')' at byte 26
+      "  o[t] = (t + 1) * 2;",                  // 5: balanced: ends where it ends (byte 20)
+      "  while (f(t, \"(\")",                   // 6: the string's '(' skipped
+      "         ) o[t] = 3;",                   // 7: ')' at byte 10
+  };
+  const auto region = [&](std::uint32_t line, std::uint32_t column, std::uint32_t end_line,
+                          std::uint32_t end_column) {
+    CheckOutcome o;
+    Finding f;
+    f.rule = "divergent-branch";
+    f.file = "k.cu";
+    f.line = line;
+    f.column = column;
+    f.end_line = end_line;
+    f.end_column = end_column;
+    o.findings = {f};
+    std::ostringstream out;
+    write_check_sarif(out, o, "/src", "1", {{"k.cu", lines}});
+    const auto r = nlohmann::json::parse(
+        out.str())["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    return std::to_string(r["endLine"].get<int>()) + ":" + std::to_string(r["endColumn"].get<int>());
+  };
+  EXPECT_EQ(region(1, 3, 1, 20), "1:22");  // `if (t < limitvalue` ends at its 'e', byte 20
+  EXPECT_EQ(region(2, 3, 3, 25), "3:27");  // up to `i++`
+  EXPECT_EQ(region(4, 3, 4, 25), "4:27");  // up to the ')' of (t < 3)
+  EXPECT_EQ(region(5, 3, 5, 20), "5:21");
+  EXPECT_EQ(region(6, 3, 6, 18), "7:11");  // up to the header's ')', on the next line
 }
 
 }  // namespace
