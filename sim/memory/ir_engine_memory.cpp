@@ -916,8 +916,9 @@ void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writ
                          (writes ? (a.kind == AccessKind::Atomic ? "updates " : "writes ") : "reads ") +
                          shared_element(a.base, at, a.width) + " in warp " + std::to_string(warp_) +
                          ", which " + who + (other_writes ? " wrote" : " read") + " ('" + other.text +
-                         "' at " + location(k_, other.range) + ") with no __syncthreads() between them, in " +
-                         block_and_thread(lane) + inlined_at(access));
+                         "' at " + location(k_, other.range) + inlined_at(other) +
+                         ") with no __syncthreads() between them, in " + block_and_thread(lane) +
+                         inlined_at(access));
 }
 
 std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, int lane,

@@ -85,15 +85,43 @@ TEST_F(FrontendTest, UndefinedBehaviourInAnInlinedFunctionNamesTheCall) {
             "(0 to 31), in block (0, 0, 0), thread (31, 0, 0) (inlined at k.cu:8:3)");
 }
 
+// A race whose earlier access is in an inlined function names that access's call too: warp 0
+// reads s[63 - t] = s[32..63] in the second call of get (line 7, column 11) before warp 1's
+// threads 32..63 write s[t] (line 6) with no barrier between: thread 32 writes bytes 128 to 131
+// (s[32]), which warp 0's thread 31 read.
+TEST_F(FrontendTest, ARaceNamesTheCallOfEachAccessInAnInlinedFunction) {
+  const ir::Kernel k = load(
+      "__device__ int get(const int *p, int i) { return p[i]; }\n"
+      "__global__ void k(int *out, const int *in) {\n"
+      "  __shared__ int s[64];\n"
+      "  int t = threadIdx.x;\n"
+      "  int a = get(s, t);\n"
+      "  s[t] = in[t];\n"
+      "  int b = get(s, 63 - t);\n"
+      "  out[t] = a + b;\n"
+      "}\n");
+  EXPECT_EQ(
+      stop([&] {
+        ir::replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 32, {}));
+      }),
+      "k.cu:6:3: shared-memory race: 's[t]' writes bytes 128 to 131 of 's' in warp 1, which warp 0 read "
+      "('p[i]' at k.cu:1:50 (inlined at k.cu:7:11)) with no __syncthreads() between them, in block (0, 0, "
+      "0), thread (32, 0, 0)");
+}
+
 // x grows by 1,100,000 an iteration, blockIdx.x iterations: 1952 * 1100000 = 2,147,200,000 fits
 // in int32, 1953 * 1100000 = 2,148,300,000 does not, so the 1953rd iteration (i = 1952) overflows
-// in the blocks that run it. The class engine jumps the counter over the loop and names it.
+// in the blocks that run it. The class engine jumps the counter over the loop and names it. (The
+// continue, never taken, keeps the probes from stepping x themselves: they would name the block
+// first, see prerun_test.cpp.)
 TEST_F(FrontendTest, AnOverflowOfALoopsCounterNamesItsIteration) {
   const ir::Kernel k = load(
       "__global__ void k(int* o) {\n"
       "  int x = 0;\n"
-      "  for (int i = 0; i < blockIdx.x; i++)\n"
+      "  for (int i = 0; i < blockIdx.x; i++) {\n"
+      "    if (i < 0) continue;\n"
       "    x += 1100000;\n"
+      "  }\n"
       "  o[blockIdx.x] = x;\n"
       "}\n");
   const std::string message = stop([&] { ir::class_replay(k, launch(k, {2000, 1, 1}, {32, 1, 1}, 32, {})); });
