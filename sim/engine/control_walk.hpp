@@ -68,11 +68,13 @@ class ControlWalk {
   Backend& be() { return static_cast<Backend&>(*this); }
   const Stmt& stmt(StmtId id) const { return plan_.kernel.stmts[static_cast<std::size_t>(id)]; }
   bool has_memory(StmtId id) const { return plan_.has_memory[static_cast<std::size_t>(id)] != 0; }
-  // A statement that is only counted (and its memory): no call to exec for it.
+  // A statement that is only counted (and its memory): no call to exec for it. Its values are
+  // checked before its stores, from what memory holds before them (`s[t] <<= 20` shifts the old
+  // element).
   void work(StmtId id, Mask active) {
     be().count(id, active);
-    if (has_memory(id)) be().memory(id, active);
     for (const ExprId value : plan_.checks[static_cast<std::size_t>(id)]) be().check(value, active);
+    if (has_memory(id)) be().memory(id, active);
   }
   Mask assign(StmtId id, const Stmt& s, Mask active);
   Mask block(StmtId id, const Stmt& s, Mask active);

@@ -322,6 +322,8 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   void count_flops(const StatementMemory& m, StmtId id, LaneMask active);
   bool count_as_figured(const CompiledAccess& a, LaneMask lanes, std::size_t position,
                         FiguredAccess& figured);
+  enum class Placed { Any, BeforeStores, AfterStores };
+  void count_accesses(const StatementMemory& m, LaneMask active, FiguredAccess& figured, Placed placed);
   void count_one_address(const CompiledAccess& a, LaneMask lanes, std::uint64_t bits, std::size_t position,
                          FiguredAccess& figured);
   void count_lane_addresses(const CompiledAccess& a, LaneMask lanes, const std::uint64_t* offsets,

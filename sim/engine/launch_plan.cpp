@@ -626,8 +626,11 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
         }
       }
     }
-    for (CompiledAccess& c : m.accesses)
+    for (CompiledAccess& c : m.accesses) {
       if (c.capture && c.value != kNone) c.after_atomics = reads_atomic_of(k, c.value, k.stmts[i].accesses);
+      for (const ExprId e : {c.offset, c.guard})
+        if (e != kNone && reads_atomic_of(k, e, k.stmts[i].accesses)) c.address_after_atomics = true;
+    }
     for (std::size_t x = 1; x < m.accesses.size(); ++x)
       for (std::size_t y = x; y-- > 0;) {
         const CompiledAccess& a = m.accesses[x];

@@ -29,7 +29,7 @@ namespace warpdiv::sim::ir::detail {
 /// The serialised form's version: bumped by hand whenever the form (serialize), the plan's
 /// fields, or the plain data the native replay's interface passes (sim/engine/ir_native.hpp:
 /// NativeRun, NativeTally, the virtual calls) change. A plan or plugin of another version is refused.
-constexpr std::uint32_t kLaunchPlanVersion = 2;
+constexpr std::uint32_t kLaunchPlanVersion = 3;
 
 /// The lowest lane of a non-empty mask, and the mask of one lane.
 inline int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
@@ -105,10 +105,11 @@ struct CompiledAccess {
   bool capture = false;
   std::int32_t parameter = kNone;
   ExprId value = kNone;
-  AtomicOp atomic = AtomicOp::Other;  // a modelled atomic with its operand in `value`
-  ScalarType type = ScalarType::U64;  // `value`'s type
-  ExprId compare = kNone;             // a cas's compared value
-  bool after_atomics = false;         // `value` reads what an atomic of its statement returns
+  AtomicOp atomic = AtomicOp::Other;   // a modelled atomic with its operand in `value`
+  ScalarType type = ScalarType::U64;   // `value`'s type
+  ExprId compare = kNone;              // a cas's compared value
+  bool after_atomics = false;          // `value` reads what an atomic of its statement returns
+  bool address_after_atomics = false;  // so does its offset or guard: placed after the statement's stores
 };
 
 /// An access to memory whose values the replay follows: shared memory (LaunchPlan::shared_values)

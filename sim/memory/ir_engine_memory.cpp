@@ -47,13 +47,32 @@ __attribute__((always_inline)) inline void WarpMachine::request(const CompiledAc
 
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
-  if (!m.kept.empty()) follow_values(m, id, active);
+  FiguredAccess figured;
+  if (m.kept.empty()) {
+    count_flops(m, id, active);
+    count_accesses(m, active, figured, Placed::Any);
+    return;
+  }
+  // Memory the model follows by value: the statement's addresses are placed from what it holds
+  // before the statement's own stores (`s[s[t]] = v`, `s[t] = tab[s[t]]`), all but those that
+  // read what one of its atomics returns.
+  if (p_.options.memory) count_accesses(m, active, figured, Placed::BeforeStores);
+  follow_values(m, id, active);
   if (run_.fault_flag != nullptr && run_.fault_flag->load(std::memory_order_relaxed)) return;
   count_flops(m, id, active);
-  FiguredAccess figured;
+  if (p_.options.memory) count_accesses(m, active, figured, Placed::AfterStores);
+}
+
+// The statement's accesses counted (captured where nothing is followed), in their order: those
+// `placed` before or after its stores, or all.
+void WarpMachine::count_accesses(const StatementMemory& m, LaneMask active, FiguredAccess& figured,
+                                 Placed placed) {
   for (std::size_t position = 0; position < m.accesses.size(); ++position) {
     const CompiledAccess& a = m.accesses[position];
     if (faults_[a.id].met) continue;
+    if ((placed == Placed::BeforeStores && a.address_after_atomics) ||
+        (placed == Placed::AfterStores && !a.address_after_atomics))
+      continue;
     LaneMask lanes = active;
     Val offset{};
     try {

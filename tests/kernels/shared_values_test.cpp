@@ -121,6 +121,42 @@ TEST_F(SharedValues, ABranchOnAnotherWarpsStoreByHand) {
   }
 }
 
+// A statement that reads and writes the same elements is checked and placed from what they held
+// before it: s[t] <<= 20 shifts t + 1 (at most 64 << 20 = 67,108,864, no overflow; shifting the
+// new value again would overflow), s[t] * 40,000 is at most 64 x 40,000; s[s[t]] = 1,000 writes
+// element s[t] = t (not element 1,000) and s[t] = tab[s[t]] reads tab[t] (not tab[1,000 + t]).
+// Then u[t] = (t + 1) << 20 passes 32 << 20 for t >= 32, v[t] = 41,001 (t + 1) passes
+// 41,001 x 32 for t >= 32, w[t] = 1,000 and x[t] = tab[t] = 2t: 32 of the 64 lanes each.
+TEST_F(SharedValues, AStatementReadsWhatItsElementsHeldBeforeItsStores) {
+  const ir::Kernel k = load(R"(__global__ void k(int* o) {
+  __shared__ int u[64], v[64], w[64], x[64], tab[64];
+  int t = threadIdx.x;
+  u[t] = t + 1; v[t] = t + 1; w[t] = t; x[t] = t; tab[t] = 2 * t;
+  __syncthreads();
+  u[t] <<= 20;
+  atomicAdd(&v[t], v[t] * 41000);
+  w[w[t]] = 1000;
+  x[t] = tab[x[t]];
+  __syncthreads();
+  int n = 0;
+  if (u[t] > (32 << 20)) n++;
+  if (v[t] > 41001 * 32) n++;
+  if (w[t] == 1000 && t >= 32) n++;
+  if (x[t] == 2 * t && t < 32) n++;
+  o[t] = n;
+}
+)");
+  const ir::ReplayResult r = run(k, launch(k, 64));
+  // Every access placed inside its array (w[w[t]] placed after its store would be w[1000]).
+  for (std::size_t a = 0; a < r.access_faults.size(); ++a) EXPECT_EQ(r.access_faults[a], "") << a;
+  for (const int line : {12, 13, 14, 15}) {
+    SCOPED_TRACE(line);
+    const ir::StatementCounts& c = r.statements[statement_at(k, line, ir::StmtKind::If)];
+    EXPECT_EQ(c.warp_evaluations, 2u);
+    EXPECT_EQ(c.taken_lanes, 32u);
+  }
+}
+
 // The lecture's contiguous reduction on 2,048 floats i / 2: block b sums elements 512b .. 512b +
 // 511, 0.5 x (512 x 512b + 511 x 512 / 2) = 131,072 b + 65,408, every partial sum a multiple of
 // 0.5 below 2^23 (exact in float in any order). The tree's `partialSum[t] += partialSum[t+stride]`
