@@ -296,6 +296,11 @@ std::vector<std::string> usable_arguments(const std::vector<std::string>& given,
   expand(given, 1, directory, expansion, command_line);
   std::vector<std::string> args;
   const auto add = [&](const Taken& taken, std::string value) {
+    // nvcc takes an empty value as given (an empty -I folder); Clang drops it or reads the next
+    // flag as the value: refused rather than read otherwise than nvcc reads it.
+    if (value.empty())
+      throw InvalidInput(Diag::file_format, "the compile command gives " + std::string(taken.clang) +
+                                                " an empty value (give a folder, a name or a value)");
     if (taken.path && !value.empty() && fs::path(value).is_relative())
       value = (fs::path(directory) / value).lexically_normal().string();
     if (std::string(taken.clang) == "-include") {
@@ -376,10 +381,18 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   if (files_read != nullptr) files_read->push_back(database);
   // A file built by several targets has an entry for each: one reading when they agree on what
   // the front-end takes from them; otherwise no entry can be chosen for the user.
-  const std::vector<std::string> first =
-      usable_arguments(commands.front().CommandLine, commands.front().Directory, files_read);
+  // A problem with an entry's words ("the compile command ...") named with the database.
+  const auto usable = [&](const clang::tooling::CompileCommand& c) {
+    try {
+      return usable_arguments(c.CommandLine, c.Directory, files_read);
+    } catch (const InvalidInput& e) {
+      if (e.diag() != Diag::file_format) throw;
+      throw InvalidInput(Diag::file_format, database + ", the entry for " + absolute + ": " + e.what());
+    }
+  };
+  const std::vector<std::string> first = usable(commands.front());
   for (std::size_t i = 1; i < commands.size(); ++i)
-    if (usable_arguments(commands[i].CommandLine, commands[i].Directory, files_read) != first)
+    if (usable(commands[i]) != first)
       throw InvalidInput(Diag::file_content,
                          database + " has " + std::to_string(commands.size()) + " entries for " + absolute +
                              " whose flags differ (" + sim::quote_value(join(commands.front().CommandLine)) +

@@ -232,6 +232,23 @@ TEST_F(CompileDatabaseFiles, AMalformedDatabaseIsOneLineNamingItsLineAndColumn) 
                  "compile_commands.json is a file");
 }
 
+// nvcc takes an empty value as given (`-I ""` an empty folder, then -DFAST a define); Clang
+// would read the flag after it as the value. Refused, named with the database and the entry.
+TEST_F(CompileDatabaseFiles, AnEmptyValueOfAFlagIsRefusedNamingTheEntry) {
+  const std::string db = (dir_ / "compile_commands.json").string();
+  const std::string entry = "[{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", ";
+  for (const std::string flag : {"-I", "-isystem", "-D", "-include"}) {
+    SCOPED_TRACE(flag);
+    write("compile_commands.json",
+          entry + "\"arguments\": [\"nvcc\", \"" + flag + "\", \"\", \"-DFAST\", \"-c\", \"k.cu\"]}]\n");
+    EXPECT_EQ(database_refusal(dir_.string()), db + ", the entry for " + (dir_ / "k.cu").string() +
+                                                   ": the compile command gives " + flag +
+                                                   " an empty value (give a folder, a name or a value)");
+  }
+  write("compile_commands.json", entry + "\"arguments\": [\"nvcc\", \"-I\", \"inc\", \"-c\", \"k.cu\"]}]\n");
+  EXPECT_EQ(database_refusal(dir_.string()), "");
+}
+
 // Valid JSON of another shape is named with the entry and the key at fault, as Clang's reader
 // would refuse it but without its place (Clang says only "Expected array." or "Unknown key").
 TEST_F(CompileDatabaseFiles, ADatabaseOfAnotherShapeNamesTheEntryAndTheKey) {
