@@ -1,5 +1,6 @@
 #include "sim/model/ir_json.hpp"
 
+#include <map>
 #include <algorithm>
 #include <fstream>
 #include <limits>
@@ -19,6 +20,17 @@
 namespace warpdiv::sim::ir {
 
 namespace {
+
+// The size of a C scalar type as nvcc lays it out on Linux (LP64), by the names Clang prints
+// (element_type); 0 for another name (a struct, a vector type).
+int scalar_c_type_bytes(const std::string& name) {
+  static const std::map<std::string, int> kBytes = {
+      {"bool", 1},  {"_Bool", 1},          {"char", 1},      {"signed char", 1},        {"unsigned char", 1},
+      {"short", 2}, {"unsigned short", 2}, {"int", 4},       {"unsigned int", 4},       {"float", 4},
+      {"long", 8},  {"unsigned long", 8},  {"long long", 8}, {"unsigned long long", 8}, {"double", 8}};
+  const auto found = kBytes.find(name);
+  return found != kBytes.end() ? found->second : 0;
+}
 
 using Json = nlohmann::ordered_json;
 
@@ -701,6 +713,11 @@ Kernel kernel_from_json(const std::string& text) {
       param.element_bytes =
           static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
     if (p.has("element_type")) param.element_type = p.at("element_type").string();
+    if (const int bytes = scalar_c_type_bytes(param.element_type);
+        bytes != 0 && param.element_bytes != 0 && param.element_bytes != static_cast<std::uint64_t>(bytes))
+      bad(p.at("element_bytes").path(), "element_bytes is " + std::to_string(bytes) + " for element_type " +
+                                            quote_value(param.element_type) + " (got " +
+                                            std::to_string(param.element_bytes) + ")");
     if (p.has("floating")) {
       const Reader f = p.at("floating");
       param.floating = static_cast<int>(f.integer(0, 64));

@@ -490,6 +490,26 @@ TEST(IrJson, ZeroIsRefusedWhereTheRangeStartsAtOne) {
   EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": 1")), "");
 }
 
+// A pointer's element size must be its element type's where that is a C scalar (LP64, as nvcc
+// on Linux: float 4, long 8, unsigned short 2); another type (a struct) is not checked.
+TEST(IrJson, AnElementSizeOtherThanItsScalarTypesIsRefused) {
+  const auto with = [](const std::string& bytes, const std::string& type) {
+    return refusal(edited("\"element_bytes\": 4",
+                          "\"element_bytes\": " + bytes + ", \"element_type\": \"" + type + "\""));
+  };
+  EXPECT_EQ(
+      with("3", "float"),
+      "kernel model JSON: /kernel/parameters/0/element_bytes: element_bytes is 4 for element_type 'float' "
+      "(got 3)");
+  EXPECT_EQ(
+      with("4", "long"),
+      "kernel model JSON: /kernel/parameters/0/element_bytes: element_bytes is 8 for element_type 'long' "
+      "(got 4)");
+  EXPECT_EQ(with("4", "float"), "");
+  EXPECT_EQ(with("2", "unsigned short"), "");
+  EXPECT_EQ(with("12", "P"), "");
+}
+
 // A file's "lines" are its text: a statement on a line the file does not have is refused, naming
 // the statement and the line; a file saved without "lines" (its text not kept) is not checked.
 TEST(IrJson, StatementsOnLinesTheFileDoesNotHaveAreRefused) {
