@@ -22,6 +22,12 @@ bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::St
     return false;
   const clang::ConstantArrayType* array = context_.getAsConstantArrayType(var->getType());
   if (array == nullptr) return false;
+  // `float4 acc[2];`: a trivial default construction leaves the elements unwritten, as no
+  // initialiser does.
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(var->getInit()->IgnoreParens());
+      construct != nullptr && construct->getConstructor()->isTrivial() &&
+      construct->getConstructor()->isDefaultConstructor() && !construct->requiresZeroInitialization())
+    return false;
   const ir::SourceRange where = range(var->getSourceRange());
   const auto element = scalar_type(array->getElementType());
   const auto* list = llvm::dyn_cast<clang::InitListExpr>(var->getInit()->IgnoreParens());

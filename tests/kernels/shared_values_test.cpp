@@ -888,6 +888,45 @@ TEST_F(SharedValues, AReadOfALocalElementNeverWrittenIsAnError) {
             "thread has not written, in block (0, 0, 0), thread (1, 0, 0)");
 }
 
+// Arrays of structs and vector types declared without an initialiser (a trivial default
+// construction) are followed as arrays of scalars are: a[t % 3].x writes element 2 of 2 in
+// thread 2 (byte 16 = element 4 of the 4 floats), a[1].y (bytes 12 to 15) is read unwritten, and
+// b[1].y = 2 > 1 in all 32 lanes.
+TEST_F(SharedValues, ArraysOfStructsWithoutAnInitialiserAreFollowed) {
+  const ir::Kernel past = load(R"(struct A { float x, y; };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  A a[2];
+  a[t % 3].x = 1.0f;
+  o[t] = (int)a[0].x;
+}
+)");
+  EXPECT_EQ(
+      error(past, launch(past, 32)),
+      "k.cu:5:3: out of bounds: 'a[t % 3].x' writes element 4 of 'a', which holds 4 elements of 4 bytes "
+      "(0 to 3), in block (0, 0, 0), thread (2, 0, 0)");
+  const ir::Kernel unwritten = load(R"(struct A { float x, y; };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  A a[2];
+  a[0].x = 1.0f;
+  o[t] = (int)a[1].y;
+}
+)");
+  EXPECT_EQ(error(unwritten, launch(unwritten, 32)),
+            "k.cu:6:15: read of local memory never written: 'a[1].y' reads bytes 12 to 15 of 'a', which this "
+            "thread has not written, in block (0, 0, 0), thread (0, 0, 0)");
+  const ir::Kernel vectors = load(R"(__global__ void k(int *o) {
+  float2 b[2];
+  b[0].x = 1.0f; b[1].y = 2.0f;
+  if (b[1].y > 1.0f) o[threadIdx.x] = 1;
+}
+)");
+  EXPECT_EQ(
+      run(vectors, launch(vectors, 32)).statements[statement_at(vectors, 4, ir::StmtKind::If)].taken_lanes,
+      32u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Atomics on shared memory.
 
