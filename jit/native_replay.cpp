@@ -256,7 +256,7 @@ class Worker final : public detail::NativeWorker {
                        int* phases) {
     const AddressSpan span = address_span(addresses, lanes);
     *phases = 1;
-    return a.shared ? shared_wavefronts(addresses, lanes, a.width, phases, 0, span, a.load)
+    return a.shared ? shared_wavefronts(addresses, lanes, a.width, phases, 0, span, a.load, a.turns)
                     : global_sectors(addresses, lanes, a.width, 0, span, a.global_atomic());
   }
 

@@ -96,9 +96,10 @@ LanePattern* PatternStore::sum(LanePattern* p, const LanePattern* q, std::int64_
 }
 
 LanePattern::Counts& PatternStore::counts(LanePattern* p, LaneMask mask, int width, bool shared, bool load,
-                                          bool atomic) {
+                                          bool atomic, int turns) {
   for (const auto& c : p->counts)
-    if (c->mask == mask && c->width == width && c->shared == shared && c->load == load && c->atomic == atomic)
+    if (c->mask == mask && c->width == width && c->shared == shared && c->load == load &&
+        c->atomic == atomic && c->turns == turns)
       return *c;
   auto c = std::make_unique<LanePattern::Counts>();
   c->mask = mask;
@@ -106,6 +107,7 @@ LanePattern::Counts& PatternStore::counts(LanePattern* p, LaneMask mask, int wid
   c->shared = shared;
   c->load = load;
   c->atomic = atomic;
+  c->turns = turns;
   c->lowest = std::numeric_limits<std::int64_t>::max();
   c->highest = std::numeric_limits<std::int64_t>::min();
   for (LaneMask m = mask; m != 0; m &= m - 1) {

@@ -43,6 +43,7 @@ struct LanePattern {
     bool shared = false;
     bool load = false;    // shared: a load, whose lanes may pair up (sim/memory/ir_memory.hpp)
     bool atomic = false;  // global: an atomic, whose lanes on one address take turns
+    int turns = 0;        // shared: an atomic's (CompiledAccess::turns)
     std::int64_t lowest = 0, highest = 0;               // of the participating lanes' deltas
     std::uint64_t bits = 0;                             // their OR (alignment)
     std::array<std::int32_t, kPatternResidues> count;   // sectors or wavefronts; -1 not yet
@@ -80,7 +81,8 @@ class PatternStore {
   /// p + q lane by lane, less the lowest (`shift`). nullptr on overflow.
   LanePattern* sum(LanePattern* p, const LanePattern* q, std::int64_t& shift);
   /// Counts of `mask` and `width` at pattern p (made on first use, residues not yet counted).
-  LanePattern::Counts& counts(LanePattern* p, LaneMask mask, int width, bool shared, bool load, bool atomic);
+  LanePattern::Counts& counts(LanePattern* p, LaneMask mask, int width, bool shared, bool load, bool atomic,
+                              int turns = 0);
 
   /// Past its bound (patterns or counts tables made): clear() it at a point where no pattern or
   /// table is held (tables are never dropped one by one: callers keep pointers to them).

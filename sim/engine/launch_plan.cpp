@@ -283,6 +283,25 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
   return nullptr;
 }
 
+// CompiledAccess::turns of a shared atomic on 32-bit integers, as nvcc 13 compiles it for sm_90
+// and an H200 runs it (data/validation/atomics/nvidia-h200-shared): ATOMS, whose lanes on one
+// word take turns (1; ATOMS.CAS 2 wavefronts a turn), but an increment by 1 whose result is unused
+// (ATOMS.POPC.INC: the lanes on one word add their count at once). Others (float and 64-bit
+// atomics, which nvcc makes compare-and-swap loops, loads and stores): 0.
+int shared_atomic_turns(const Kernel& k, const MemoryAccess& a, const std::vector<bool>& results_used) {
+  if (a.space != AddressSpace::Shared || a.kind != AccessKind::Atomic || a.width != 4 || a.value == kNone ||
+      is_floating(k.exprs[static_cast<std::size_t>(a.value)].type))
+    return 0;
+  if (a.atomic == AtomicOp::Cas) return 2;
+  if (a.atomic == AtomicOp::Other) return 0;
+  const auto id = static_cast<std::size_t>(&a - k.accesses.data());
+  if (a.atomic == AtomicOp::Add && a.value != kNone && !results_used[id]) {
+    const Expr& v = k.exprs[static_cast<std::size_t>(a.value)];
+    if (v.kind == ExprKind::Constant && v.constant == 1) return 0;
+  }
+  return 1;
+}
+
 // Whether `e` reads the value an atomic among `accesses` (a statement's) returns.
 bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>& accesses) {
   std::vector<ExprId> todo{e};
@@ -594,6 +613,10 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
   const Kernel& k = kernel;
   const PlanOptions& o = options;
   const std::vector<std::string> uncounted = uncounted_accesses(k, loaded);
+  std::vector<bool> results_used(k.accesses.size(), false);  // [access]: an atomic whose result is read
+  for (const Expr& e : k.exprs)
+    if (e.kind == ExprKind::Opaque && e.access != kNone)
+      results_used[static_cast<std::size_t>(e.access)] = true;
   has_memory.assign(k.stmts.size(), 0);
   memory.resize(k.stmts.size());
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
@@ -611,6 +634,7 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
           CompiledAccess{a, access.base, access.offset, access.guard, static_cast<int>(access.width),
                          access.space == AddressSpace::Shared, access.kind == AccessKind::Load, access.kind,
                          static_cast<StmtId>(i)});
+      m.accesses.back().turns = shared_atomic_turns(k, access, results_used);
       const std::int32_t parameter = k.bases[static_cast<std::size_t>(access.base)].parameter;
       if (o.capture_stores && writes && parameter != kNone) {
         CompiledAccess& c = m.accesses.back();
@@ -636,8 +660,8 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
         const CompiledAccess& a = m.accesses[x];
         const CompiledAccess& b = m.accesses[y];
         if (a.width == b.width && a.shared == b.shared && a.load == b.load &&
-            a.global_atomic() == b.global_atomic() && a.guard == b.guard && a.offset != kNone &&
-            b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
+            a.global_atomic() == b.global_atomic() && a.turns == b.turns && a.guard == b.guard &&
+            a.offset != kNone && b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
           m.accesses[x].same_as = static_cast<std::int32_t>(y);
           break;
         }

@@ -88,6 +88,10 @@ struct CompiledAccess {
   StmtId statement = kNone;  // the statement that makes it
   /// A global atomic: its lanes on one address take turns (sim/memory/ir_memory.hpp, sectors).
   bool global_atomic() const { return !shared && kind == AccessKind::Atomic; }
+  /// A shared atomic: the wavefronts of each lane's turn on its word (sim/memory/ir_memory.hpp:
+  /// 1, a compare-and-swap 2); 0 where lanes on one word share it (loads, stores, an unused
+  /// increment by 1, which nvcc makes ATOMS.POPC.INC).
+  int turns = 0;
   /// The class engine's address residues (sim/classes/ir_class_memory.cpp): with shifts > 1 the machine
   /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
   /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].

@@ -51,7 +51,7 @@ template <class F>
 void fields(F& f, CompiledAccess& a) {
   f(a.id, a.base, a.offset, a.guard, a.width, a.shared, a.load, a.kind, a.statement, a.shifts, a.shift_step);
   f(a.shifted_at, a.affine, a.same_as, a.capture, a.parameter, a.value, a.atomic, a.type, a.compare);
-  f(a.after_atomics, a.address_after_atomics);
+  f(a.after_atomics, a.address_after_atomics, a.turns);
 }
 template <class F>
 void fields(F& f, FloatOps& o) {

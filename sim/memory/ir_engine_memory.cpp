@@ -161,14 +161,17 @@ void WarpMachine::count_one_address(const CompiledAccess& a, LaneMask lanes, std
     out_of_bounds(a, lanes, nullptr, at);
     return;
   }
-  // One sector (once per lane: an atomic); one wavefront per phase with a lane
-  // (sim/memory/ir_memory.hpp), none a conflict.
-  const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load)
-                                                       : one_address_sectors(lanes, a.global_atomic()));
-  request(a, lanes, nullptr, at, at, one, 0);
+  // One sector (once per lane: an atomic); one wavefront per phase with a lane, none a conflict
+  // (an atomic's lanes one turn each: sim/memory/ir_memory.hpp).
+  int phases = 0;
+  const auto one =
+      static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load, a.turns, &phases)
+                                          : one_address_sectors(lanes, a.global_atomic()));
+  const std::uint64_t conflicts = a.shared ? one - static_cast<std::uint64_t>(phases) : 0;
+  request(a, lanes, nullptr, at, at, one, conflicts);
   // An aligned address moved by a multiple of its width stays in one sector (one word).
   for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += one;
-  figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, at, at, one, 0};
+  figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, at, at, one, conflicts};
 }
 
 void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes, const std::uint64_t* offsets,
@@ -194,7 +197,7 @@ void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes, 
   figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, span.lowest, span.highest, 0, 0};
   if (a.shared) {
     int phases = 0;
-    const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
+    const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load, a.turns);
     figured.figure = static_cast<std::uint64_t>(wavefronts);
     figured.conflicts = static_cast<std::uint64_t>(wavefronts - phases);
   } else {
@@ -205,7 +208,7 @@ void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes, 
   for (int s = 1; s < a.shifts; ++s) {
     const std::int64_t by = a.shift_step * s;
     shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
-        a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span, a.load)
+        a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span, a.load, a.turns)
                  : global_sectors(addresses, lanes, a.width, by, span, a.global_atomic()));
   }
 }
@@ -228,7 +231,7 @@ int counted_at(const LanePattern& p, LanePattern::Counts& t, int lanes, int r, i
     const AddressSpan span = address_span(addresses.data(), t.mask);
     int ph = 0;
     t.count[static_cast<std::size_t>(r)] =
-        t.shared ? shared_wavefronts(addresses.data(), t.mask, t.width, &ph, 0, span, t.load)
+        t.shared ? shared_wavefronts(addresses.data(), t.mask, t.width, &ph, 0, span, t.load, t.turns)
                  : global_sectors(addresses.data(), t.mask, t.width, 0, span, t.atomic);
     t.phases[static_cast<std::size_t>(r)] = ph;
   }
@@ -451,7 +454,8 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
       cached.counts_generation = patterns_.generation();
       cached.counted = v.pattern;
       cached.mask = lanes;
-      cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared, a.load, a.global_atomic());
+      cached.counts =
+          &patterns_.counts(v.pattern, lanes, a.width, a.shared, a.load, a.global_atomic(), a.turns);
     } else if (cached.churn > 0) {
       cached.churn -= 1;
     }
@@ -469,9 +473,10 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   // lane for an atomic; one wavefront per phase with a lane, no conflict; at any shift).
   const auto figure = [&](std::uint64_t shift, int* phases) {
     if (counts == nullptr) {
-      const int one = a.shared ? one_address_wavefronts(lanes, a.width, a.load)
+      int no_conflict = 0;
+      const int one = a.shared ? one_address_wavefronts(lanes, a.width, a.load, a.turns, &no_conflict)
                                : one_address_sectors(lanes, a.global_atomic());
-      if (phases != nullptr) *phases = one;
+      if (phases != nullptr) *phases = a.shared ? no_conflict : one;
       return one;
     }
     return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift),

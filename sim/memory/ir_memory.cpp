@@ -308,12 +308,12 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
 }  // namespace
 
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
-                      std::int64_t shift, bool load) {
+                      std::int64_t shift, bool load, int turns) {
   if (mask == 0) {
     if (phases != nullptr) *phases = 0;
     return 0;
   }
-  return shared_wavefronts(addresses, mask, width, phases, shift, address_span(addresses, mask), load);
+  return shared_wavefronts(addresses, mask, width, phases, shift, address_span(addresses, mask), load, turns);
 }
 
 namespace {
@@ -333,19 +333,46 @@ int lanes_per_phase(int width, bool paired) { return (128 / width) * (paired ? 2
 
 }  // namespace
 
-int one_address_wavefronts(std::uint64_t mask, int width, bool load) {
-  if (width <= 4) return 1;
+namespace {
+
+// An atomic's wavefronts: the most lanes asking one bank, each lane `turns` (its turn on its word);
+// no conflict in the first turn.
+int atomic_turns(const std::int64_t* addresses, std::uint64_t mask, std::int64_t shift, int turns,
+                 int* phases) {
+  std::array<int, 32> per_bank{};
+  int most = 0;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1)
+    most = std::max(
+        most, ++per_bank[static_cast<std::size_t>(((addresses[__builtin_ctzll(m)] + shift) >> 2) & 31)]);
+  if (phases != nullptr) *phases = turns * most - (most - 1);
+  return turns * most;
+}
+
+}  // namespace
+
+int one_address_wavefronts(std::uint64_t mask, int width, bool load, int turns, int* phases) {
+  if (turns > 0 && width == 4) {
+    const int lanes = popcount(mask);
+    if (phases != nullptr) *phases = turns * lanes - (lanes - 1);
+    return turns * lanes;
+  }
+  if (width <= 4) {
+    if (phases != nullptr) *phases = 1;
+    return 1;
+  }
   const int per_phase = lanes_per_phase(width, load);  // one address: every lane pairs up
   const std::uint64_t phase_mask = (std::uint64_t{1} << per_phase) - 1;
   int used = 0;
   for (int first = 0; first < 64; first += per_phase) used += (mask & (phase_mask << first)) != 0 ? 1 : 0;
+  if (phases != nullptr) *phases = used;
   return used;
 }
 
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
-                      std::int64_t shift, const AddressSpan& span, bool load) {
+                      std::int64_t shift, const AddressSpan& span, bool load, int turns) {
   if (phases != nullptr) *phases = mask == 0 ? 0 : 1;
   if (mask == 0) return 0;
+  if (turns > 0 && width == 4) return atomic_turns(addresses, mask, shift, turns, phases);
   if (width <= 4) return phase_wavefronts(addresses, mask, width, shift, span);
   const bool paired = load && (lanes_pair_up(addresses, mask, 1) || lanes_pair_up(addresses, mask, 2));
   const int per_phase = lanes_per_phase(width, paired);

@@ -20,6 +20,11 @@
 //               as one phase (the warp), a 16-byte one as two half-warps (29 loads and stores
 //               measured on an H100 and an H200; stores never pair:
 //               data/validation/memory/README.md).
+//               A shared atomic on 32-bit integers (ATOMS): its lanes on one word take turns, so
+//               the most lanes asking one bank, each counted, are its wavefronts (a
+//               compare-and-swap's turn is 2), all but one turn conflicts; an increment by 1
+//               whose result is unused (ATOMS.POPC.INC) as a store (233 kernels on an H200:
+//               data/validation/atomics/nvidia-h200-shared).
 //   conflicts   shared: wavefronts beyond one per phase with a participating lane (as Nsight
 //               Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared count them, measured
 //               on an H100: an 8-byte request of a whole warp takes 2 wavefronts, 0 conflicts);
@@ -101,17 +106,17 @@ int global_sectors(const std::int64_t* addresses, std::uint64_t mask, int width,
 int one_address_sectors(std::uint64_t mask, bool atomic);
 
 /// Shared-memory wavefronts of one request at addresses[lane] + shift (the rule at the top of this
-/// file; `load`: a load, whose lanes may pair up); `phases`, when
-/// given, receives the number of phases with a participating lane (the wavefronts without
-/// conflicts).
+/// file; `load`: a load, whose lanes may pair up; `turns`: an atomic's, CompiledAccess::turns);
+/// `phases`, when given, receives the wavefronts that are no conflict (the phases with a
+/// participating lane; an atomic's turns on a word beyond the first are conflicts).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases = nullptr,
-                      std::int64_t shift = 0, bool load = false);
+                      std::int64_t shift = 0, bool load = false, int turns = 0);
 /// shared_wavefronts() with the lanes' span already known (address_span(addresses, mask)).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
-                      std::int64_t shift, const AddressSpan& span, bool load = false);
+                      std::int64_t shift, const AddressSpan& span, bool load = false, int turns = 0);
 /// shared_wavefronts() of one address for every lane in `mask` (not empty): one wavefront per
-/// phase with a participating lane.
-int one_address_wavefronts(std::uint64_t mask, int width, bool load);
+/// phase with a participating lane (an atomic's lanes one turn each); `phases` as there.
+int one_address_wavefronts(std::uint64_t mask, int width, bool load, int turns = 0, int* phases = nullptr);
 
 /// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
 /// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",

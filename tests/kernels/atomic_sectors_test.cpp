@@ -1,5 +1,6 @@
 // Sectors of global atomics whose lanes share addresses (sim/memory/ir_memory.hpp: each sector
-// counted once per lane on its busiest address). The measured table: every kernel of
+// counted once per lane on its busiest address), and wavefronts of shared ones (the lanes asking
+// one bank, each its own turn). The measured table: every kernel of
 // data/validation/atomics/nvidia-h200-sectors/ (made by tools/device-validate-atomic-sectors on
 // an H200) replayed and counted by the class engine, its atomic's requests and sectors against
 // what Nsight Compute measured there (op_atom + op_red); where nvcc aggregated the warp's lanes
@@ -27,10 +28,12 @@ namespace {
 namespace ir = sim::ir;
 
 const std::string kFolder = std::string(WARPDIV_SOURCE_DIR) + "/data/validation/atomics/nvidia-h200-sectors/";
+const std::string kSharedFolder =
+    std::string(WARPDIV_SOURCE_DIR) + "/data/validation/atomics/nvidia-h200-shared/";
 
 // The table's rows, each a map from column to field.
-std::vector<std::map<std::string, std::string>> recorded_rows() {
-  std::ifstream in(kFolder + "results.csv");
+std::vector<std::map<std::string, std::string>> recorded_rows(const std::string& folder = kFolder) {
+  std::ifstream in(folder + "results.csv");
   std::stringstream read;
   read << in.rdbuf();
   const std::string text = read.str();
@@ -107,6 +110,53 @@ TEST(AtomicSectorsRecorded, EveryKernelAsTheH200CountedIt) {
   EXPECT_EQ(aggregated, 43);
 }
 
+// The requests, wavefronts and conflicts of the kernel's shared atomics.
+std::vector<sim::Count> shared_atomic_figures(const ir::Kernel& k, const ir::ReplayResult& r) {
+  std::vector<sim::Count> f(3, 0);
+  for (std::size_t i = 0; i < k.accesses.size(); ++i)
+    if (k.accesses[i].kind == ir::AccessKind::Atomic && k.accesses[i].space == ir::AddressSpace::Shared) {
+      f[0] += r.accesses[i].requests;
+      f[1] += r.accesses[i].wavefronts;
+      f[2] += r.accesses[i].conflicts;
+    }
+  return f;
+}
+
+// Every shared atomic of data/validation/atomics/nvidia-h200-shared/ (tools/device-validate-
+// shared-atomics on an H200), replayed (the arrays' values followed): the model's instructions,
+// wavefronts and conflicts are Nsight Compute's, but
+// where nvcc aggregated a warp's lanes on one address (VOTE / REDUX in the SASS: one lane's
+// atomic, 1 wavefront) and where it made a float or 64-bit atomic a compare-and-swap loop
+// (ATOMS.CAST.SPIN), which the model counts as the source's one atomic.
+TEST(SharedAtomicsRecorded, EveryKernelAsTheH200CountedIt) {
+  const std::vector<std::map<std::string, std::string>> rows = recorded_rows(kSharedFolder);
+  ASSERT_EQ(rows.size(), 233u);
+  int aggregated = 0, loops = 0;
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.at("kernel") + ": " + row.at("op") + " " + row.at("type") + " if (" +
+                 row.at("condition") + ") s[" + row.at("index") + "], operand " + row.at("operand"));
+    frontend::FrontendOptions o;
+    o.file = kSharedFolder + "shared_atomics.cu";
+    o.kernel = row.at("kernel");
+    const ir::Kernel k = frontend::load_kernel(o);
+    const ir::Launch l = launch_of(k, ir::Dim3{1, 1, 1}, block_of(row.at("block")));
+    const std::vector<sim::Count> replayed = shared_atomic_figures(k, ir::replay(k, l));
+    const std::string& sass = row.at("sass");
+    if (sass.find("VOTE") != std::string::npos || sass.find("REDUX") != std::string::npos) {
+      ++aggregated;
+      EXPECT_EQ(row.at("wavefronts"), "1");
+    } else if (sass.find("CAST.SPIN") != std::string::npos) {
+      ++loops;
+    } else {
+      EXPECT_EQ(sim::to_decimal(replayed[0]), row.at("instructions"));
+      EXPECT_EQ(sim::to_decimal(replayed[1]), row.at("wavefronts"));
+      EXPECT_EQ(sim::to_decimal(replayed[2]), row.at("conflicts"));
+    }
+  }
+  EXPECT_EQ(aggregated, 8);
+  EXPECT_EQ(loops, 6);
+}
+
 class AtomicSectorsByHand : public SnippetTest {
  protected:
   AtomicSectorsByHand() : SnippetTest("warpdiv_atomic_sectors_") {}
@@ -131,6 +181,44 @@ class AtomicSectorsByHand : public SnippetTest {
     }
   }
 };
+
+// A weighted histogram of 16 bins in shared memory whose values the model does not hold (the
+// class engine and native code count it too): atomicAdd(&h[t % 16], in[t]) puts 2 lanes of a warp
+// on each of 16 words in 16 banks: 2 turns, 2 wavefronts and 1 conflict a request, 2 warps. The
+// same add of the constant 1 (ATOMS.POPC.INC) shares each word: 1 wavefront, no conflict; a
+// compare-and-swap takes 2 wavefronts a turn, its turns beyond the first conflicts: 4 and 1.
+TEST_F(AtomicSectorsByHand, SharedAtomicsTakeTurnsOnAWord) {
+  const auto figures = [&](const std::string& atomic, sim::Engine e) {
+    const ir::Kernel k = load(
+        "__global__ void k(int *o, const int *in) {\n"
+        "  __shared__ int h[16];\n"
+        "  int t = threadIdx.x;\n"
+        "  if (t < 16) h[t] = in[t];\n"
+        "  __syncthreads();\n"
+        "  " +
+        atomic +
+        ";\n"
+        "  __syncthreads();\n"
+        "  if (t < 16) o[t] = h[t];\n"
+        "}\n");
+    sim::CountRequest request;
+    request.engine = e;
+    request.options.memory = true;
+    request.native = sim::NativeMode::automatic;
+    request.native_min_evaluations = 1;
+    return shared_atomic_figures(k,
+                                 sim::count_launch(k, launch_of(k, {1, 1, 1}, {64, 1, 1}), request).result);
+  };
+  std::vector<std::pair<sim::Engine, const char*>> engines = {{sim::Engine::replay, "the replay"},
+                                                              {sim::Engine::exact, "the class engine"}};
+  if (ir::detail::native_compiler() != nullptr) engines.emplace_back(sim::Engine::native, "native code");
+  for (const auto& [e, name] : engines) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(figures("atomicAdd(&h[t % 16], in[t])", e), (std::vector<sim::Count>{2, 4, 2}));
+    EXPECT_EQ(figures("atomicAdd(&h[t % 16], 1)", e), (std::vector<sim::Count>{2, 2, 0}));
+    EXPECT_EQ(figures("atomicCAS(&h[t % 16], 0, in[t])", e), (std::vector<sim::Count>{2, 8, 2}));
+  }
+}
 
 // A histogram of 4 bins, 8 lanes on each, all in one sector: 8 sectors a warp (the distinct
 // sectors would be 1). Grid 2 x 64 threads: 4 warps.
