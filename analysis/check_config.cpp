@@ -225,7 +225,7 @@ class Reader {
     if (!(value >= min && value <= max))
       fail(node.source(), key + " must be " + what + " from " + decimal_text(min) + " to " +
                               decimal_text(max) + ", got " + shown(node));
-    return value;
+    return value + 0.0;  // -0.0 is 0
   }
 
   std::vector<std::string> strings(const toml::node& node, const std::string& key,

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -220,6 +221,16 @@ CheckKernel kernel_with(const CheckLimits& limits) {
   k.file = "/src/k.cu";
   k.limits = limits;
   return k;
+}
+
+// -0.0 is the limit 0 (printed "0%", not "-0%").
+TEST(CheckConfig, ANegativeZeroLimitIsZero) {
+  const CheckConfig c = parse_check_config(
+      "[limits]\nmax_divergent_fraction = -0.0\n[[kernel]]\nfile = \"k.cu\"\ngrid = 1\nblock = 32\n",
+      "c.toml");
+  ASSERT_EQ(c.kernels.size(), 1u);
+  EXPECT_EQ(c.kernels[0].limits.max_divergent_fraction, 0.0);
+  EXPECT_FALSE(std::signbit(*c.kernels[0].limits.max_divergent_fraction));
 }
 
 TEST(CheckLimits, DivergentFractionAndCountPerBranch) {

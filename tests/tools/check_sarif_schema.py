@@ -134,10 +134,10 @@ block = 32
         expect(location["artifactLocation"] == {"uri": "kernels/zoo/strided_load.cu",
                                                 "uriBaseId": "%SRCROOT%"},
                f"artifact location {location['artifactLocation']}")
-        # `if (i < n)`: the `if` at 9:3 up to the condition's last character, column 11;
-        # SARIF's endColumn is the column after it.
+        # `if (i < n)`: the `if` at 9:3 up to the header's `)`, column 12; SARIF's endColumn is
+        # the column after it.
         expect(location["region"] == {"startLine": 9, "startColumn": 3, "endLine": 9,
-                                      "endColumn": 12}, f"region {location['region']}")
+                                      "endColumn": 13}, f"region {location['region']}")
         expect(branch["properties"]["divergent"] == 1 and
                branch["properties"]["warp_evaluations"] == 32, f"{branch['properties']}")
         expect(branch["level"] == "warning", "level warning")
@@ -190,12 +190,13 @@ def check_edge(edge):
         region = r["locations"][0]["physicalLocation"].get("region", {})
         by_line.setdefault((r["ruleId"], region.get("startLine")), []).append(r)
     # Line 3: `if` after "  /* " (5 units), e-acute (1 unit, 2 bytes), U+1D11E (2 units, 4 bytes)
-    # and " */ " (4): UTF-16 column 13 (byte column 16); `(i < n)` ends at unit 21: endColumn 22.
+    # and " */ " (4): UTF-16 column 13 (byte column 16); `if (i < n)` ends at unit 22, its `)`:
+    # endColumn 23.
     first = by_line.get(("divergent-evaluations", 3), [None])[0]
     expect(first is not None, f"a finding at line 3: {sorted(by_line)}")
     if first:
         region = first["locations"][0]["physicalLocation"]["region"]
-        expect(region == {"startLine": 3, "startColumn": 13, "endLine": 3, "endColumn": 22},
+        expect(region == {"startLine": 3, "startColumn": 13, "endLine": 3, "endColumn": 23},
                f"line 3's region in UTF-16 units: {region}")
     allowed = by_line.get(("divergent-evaluations", 5), [None])[0]
     expect(allowed is not None and allowed.get("suppressions") == [
