@@ -512,16 +512,17 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
 /// A member function's object is a tracked object, or memory (its address, as a reference's:
 /// the body's this->n are its loads and stores), or else opaque (its work scanned).
+/// `result_object`: the object a function returning a class by value initialises (its `return`s do).
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
-                                ir::LocalId result) {
+                                ir::LocalId result, int result_object) {
   const clang::Expr* object = call_object(call);
   const int this_object = object != nullptr ? object_of(object) : kUnknownObject;
-  return inline_function(call, callee, call_arguments(call, callee), result, this_object);
+  return inline_function(call, callee, call_arguments(call, callee), result, this_object, result_object);
 }
 
 ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
                                     const std::vector<const clang::Expr*>& args, ir::LocalId result,
-                                    int this_object) {
+                                    int this_object, int result_object) {
   const clang::FunctionDecl* definition = nullptr;
   callee->hasBody(definition);
   const ir::SourceRange where = range(call);
@@ -617,7 +618,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   this_stack_.push_back(has_this ? this_object : kUnknownObject);
   this_bindings_.push_back(this_memory);
   this_exprs_.push_back(has_this ? called_on : nullptr);
-  inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame()});
+  inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame(), result_object});
   if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
     for (const clang::CXXCtorInitializer* init : constructor->inits())
       initialise_member(init, this_object, body);
@@ -684,6 +685,7 @@ int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& 
                          std::vector<ir::StmtId>& out) {
   const int id = static_cast<int>(objects_.size());
   objects_.emplace_back();
+  objects_[id].name = name;
   add_members(id, record, name, where, out);
   return id;
 }
@@ -754,13 +756,29 @@ std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member)
 }
 
 /// Every member of `object` set to an opaque value (it was written by what the model does not
-/// follow: a copy from memory, a call's struct result ...).
-void Lowerer::forget(int object, const std::string& why, ir::SourceRange where,
-                     std::vector<ir::StmtId>& out) {
-  for (const auto& [field, local] : objects_[object].scalars)
-    out.push_back(k_.assign(
-        local, k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where), where));
-  for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
+/// follow: a copy from memory, a call's struct result ...). With `loads`, a copy from memory:
+/// each member's value is its own load's, where the copy loads it alone.
+void Lowerer::forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
+                     const CopiedLoads* loads) {
+  for (const auto& [field, local] : objects_[object].scalars) {
+    const ir::ExprId value = k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where);
+    if (loads != nullptr) link_member_load(value, field, local, *loads);
+    out.push_back(k_.assign(local, value, where));
+  }
+  for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out, loads);
+}
+
+/// Links `value`, the member `field` held by `local`, to the load of that member among a copy's
+/// loads (record_object's: the copy's text and the member's path, as ".in.x", the local's name
+/// after the object's).
+void Lowerer::link_member_load(ir::ExprId value, const clang::FieldDecl* field, ir::LocalId local,
+                               const CopiedLoads& loads) {
+  const std::string path = loads.text + k_.locals[local].name.substr(loads.prefix);
+  for (std::size_t i = loads.first; i < pending_->accesses.size(); ++i)
+    if (pending_->accesses[i].text == path && pending_->accesses[i].base != ir::kNone) {
+      link_load(value, i, field->getType());
+      return;
+    }
 }
 
 void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
@@ -769,17 +787,70 @@ void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& o
   for (const auto& [field, inner] : objects_[object].records) zero(inner, where, out);
 }
 
-/// dst = src, member by member (a trivial or defaulted copy); from an untracked source, the
-/// members become opaque.
+/// dst = src, member by member (a trivial or defaulted copy): from a tracked object; from a
+/// temporary or a ?: (copy_temporary); from memory (copy_from_memory).
 void Lowerer::copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
-  const ir::SourceRange where = range(src);
-  const int from = object_of(src);
+  const clang::Expr* value = object_value(src);
+  const int from = object_of(value);
   if (from == kUnknownObject) {
-    if (!(is_memory(src) && record_object(ir::AccessKind::Load, src))) run_statement_parts(src, out);
-    forget(dst, "copied from " + text(src), where, out);
+    if (!value->isGLValue() || llvm::isa<clang::ConditionalOperator>(value)) {
+      copy_temporary(dst, value, out);
+    } else {
+      copy_from_memory(dst, src, out);
+    }
     return;
   }
-  if (from != dst) copy_between(dst, from, text(src), where, out);
+  if (from != dst) copy_between(dst, from, text(src), range(src), out);
+}
+
+/// dst = src where src is memory (or what the model does not hold): one load per member (as
+/// record_object splits the copy), each member's value its own load's; where the copy is not
+/// placed, opaque.
+void Lowerer::copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
+  const std::size_t first = pending_ != nullptr ? pending_->accesses.size() : 0;
+  const bool placed = is_memory(src) && record_object(ir::AccessKind::Load, src);
+  if (!placed) run_statement_parts(src, out);
+  const CopiedLoads loads{text(src), first, objects_[dst].name.size()};
+  forget(dst, "copied from " + text(src), range(src), out, placed ? &loads : nullptr);
+}
+
+/// dst = value, a class made whole before it is copied (a call returning it, braces, a ?: that
+/// may read dst): a temporary object initialised from it, then copied member by member.
+void Lowerer::copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out) {
+  const clang::CXXRecordDecl* record = trackable(value->getType());
+  if (record == nullptr)
+    refuse(value, "'" + text(value) + "' makes a " + value->getType().getAsString() +
+                      " the model does not follow member by member: not supported");
+  const ir::SourceRange where = range(value);
+  const int temporary = make_object(record, text(value), where, out);
+  initialise(temporary, value, out);
+  copy_between(dst, temporary, text(value), where, out);
+}
+
+/// The object `e` makes or names, seen through parentheses, no-op casts (P{...} is a functional
+/// cast of its braces), a constructor's conversion (P(x)), a temporary's materialisation and
+/// binding, and a default argument or member initialiser.
+const clang::Expr* Lowerer::object_value(const clang::Expr* e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e)) {
+      e = cleanups->getSubExpr();
+    } else if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) {
+      e = bind->getSubExpr();
+    } else if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) {
+      e = temporary->getSubExpr();
+    } else if (const auto* argument = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) {
+      e = argument->getExpr();
+    } else if (const auto* member = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) {
+      e = member->getExpr();
+    } else if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e);
+               cast != nullptr && (cast->getCastKind() == clang::CK_NoOp ||
+                                   cast->getCastKind() == clang::CK_ConstructorConversion)) {
+      e = cast->getSubExpr();
+    } else {
+      return e;
+    }
+  }
 }
 
 /// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
@@ -821,19 +892,17 @@ ir::ExprId Lowerer::value_into(const clang::Expr* e, ir::ScalarType type, std::v
   return value;
 }
 
-/// The object's initialisation from `init` (a constructor, a copy, braces, anything else).
+/// The object's initialisation from `init` (a constructor, a copy, braces, a call returning the
+/// class by value, a ?:, anything else): a temporary it makes is the object itself, as C++17's
+/// initialisation from a prvalue is; one the model cannot follow is refused.
 void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out) {
-  init = init->IgnoreParens();
-  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
-    init = cleanups->getSubExpr()->IgnoreParens();
-  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(init))
-    init = bind->getSubExpr()->IgnoreParens();
+  init = object_value(init);
   const ir::SourceRange where = range(init);
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
     const clang::CXXConstructorDecl* constructor = construct->getConstructor();
     if (construct->requiresZeroInitialization()) zero(object, where, out);
     if (constructor->isCopyOrMoveConstructor() && (constructor->isTrivial() || constructor->isDefaulted())) {
-      copy_object(object, construct->getArg(0), out);
+      initialise(object, construct->getArg(0), out);  // a copy of an object, a temporary or a ?:
       return;
     }
     if (constructor->isTrivial()) return;
@@ -851,21 +920,82 @@ void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::St
     return;
   }
   if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
-    const auto* record = list->getType()->getAsCXXRecordDecl();
-    if (record != nullptr && record->getNumBases() == 0 && !list->getType()->isUnionType()) {
-      unsigned index = 0;
-      for (const clang::FieldDecl* field : record->fields()) {
-        if (index >= list->getNumInits()) break;
-        initialise_field(object, field, list->getInit(index++), out);
-      }
-      return;
-    }
+    initialise_list(object, list, out);
+    return;
   }
   if (llvm::isa<clang::ImplicitValueInitExpr>(init) || llvm::isa<clang::CXXScalarValueInitExpr>(init)) {
     zero(object, where, out);
     return;
   }
-  copy_object(object, init, out);
+  if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(init)) {
+    initialise_conditional(object, conditional, out);
+    return;
+  }
+  if (init->isGLValue()) {
+    copy_object(object, init, out);
+    return;
+  }
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(init);
+  if (call == nullptr || !initialise_from_call(object, call, out))
+    refuse(init, "'" + text(init) + "' makes a " + init->getType().getAsString() +
+                     " the model does not follow member by member: not supported");
+}
+
+/// The object's initialisation from braces: its bases' and members' in order ({x} of its own
+/// class: from x).
+void Lowerer::initialise_list(int object, const clang::InitListExpr* list, std::vector<ir::StmtId>& out) {
+  if (list->getNumInits() == 1 &&
+      context_.hasSameUnqualifiedType(list->getInit(0)->getType(), list->getType())) {
+    initialise(object, list->getInit(0), out);
+    return;
+  }
+  const auto* record = list->getType()->getAsCXXRecordDecl();
+  if (record == nullptr || list->getType()->isUnionType())
+    refuse(list, "'" + text(list) + "' makes a " + list->getType().getAsString() +
+                     " the model does not follow member by member: not supported");
+  unsigned index = 0;
+  for (std::size_t i = 0; i < record->getNumBases() && index < list->getNumInits(); ++i)
+    initialise(object, list->getInit(index++), out);  // the base's members are the object's own
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (index >= list->getNumInits()) break;
+    initialise_field(object, field, list->getInit(index++), out);
+  }
+}
+
+/// The object's initialisation from a call returning its class by value (`mk(t)`, `x + y`): the
+/// __device__ function inlined, each of its `return`s initialising the object. False for a call
+/// the model does not inline.
+bool Lowerer::initialise_from_call(int object, const clang::CallExpr* call, std::vector<ir::StmtId>& out) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || !inlinable(callee) || in_group_namespace(callee)) return false;
+  check_callee(call, callee);
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  out.push_back(inline_call(call, callee, ir::kNone, object));
+  hoisted_ = outer;
+  return true;
+}
+
+/// The object's initialisation from `c ? x : y`: from x where c holds, from y elsewhere (an if;
+/// the loads of each arm made by the lanes that take it).
+void Lowerer::initialise_conditional(int object, const clang::ConditionalOperator* conditional,
+                                     std::vector<ir::StmtId>& out) {
+  const ir::SourceRange where = range(conditional);
+  const clang::Expr* condition = conditional->getCond();
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  const ir::ExprId holds = lower_int(condition);
+  hoisted_ = outer;
+  std::vector<ir::StmtId> arms[2];
+  {
+    const GuardScope guard(*this, condition, true);
+    initialise(object, conditional->getTrueExpr(), arms[0]);
+  }
+  {
+    const GuardScope guard(*this, condition, false);
+    initialise(object, conditional->getFalseExpr(), arms[1]);
+  }
+  out.push_back(k_.if_(holds, k_.block(arms[0], where), k_.block(arms[1], where), where));
 }
 
 void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,

@@ -176,6 +176,7 @@ class Lowerer {
   static constexpr int kUnknownObject = -1;
 
   struct Object {
+    std::string name;                                                  // its members' locals: name.member
     std::unordered_map<const clang::FieldDecl*, ir::LocalId> scalars;  // integer members
     std::unordered_map<const clang::FieldDecl*, int> records;          // member objects
   };
@@ -453,6 +454,7 @@ class Lowerer {
     const std::vector<const clang::Expr*>& args;
     const clang::Expr* object;
     const CallFrame* outer;  // the frame the arguments and object are written in; null: the caller's
+    int result = kUnknownObject;  // the object its `return` initialises (a class returned by value)
   };
   std::string space_written(const clang::Expr* target, const CallFrame* frame) const;
   bool may_write_space(const clang::Stmt* s, const std::string& space, const CallFrame& frame) const;
@@ -471,11 +473,12 @@ class Lowerer {
   static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
                                                         const clang::FunctionDecl* callee);
   static const clang::Expr* call_object(const clang::CallExpr* call);
-  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::LocalId result);
+  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::LocalId result,
+                         int result_object = kUnknownObject);
   std::string function_key(const clang::FunctionDecl& f) const;
   ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
                              const std::vector<const clang::Expr*>& args, ir::LocalId result,
-                             int this_object = kUnknownObject);
+                             int this_object = kUnknownObject, int result_object = kUnknownObject);
   const clang::CXXRecordDecl* trackable(clang::QualType type) const;
   static bool plain_layout(const clang::CXXRecordDecl* record);
   int make_object(const clang::CXXRecordDecl* record, const std::string& name, ir::SourceRange where,
@@ -485,9 +488,26 @@ class Lowerer {
   int object_of(const clang::Expr* e) const;
   int member_base_object(const clang::MemberExpr* member) const;
   std::optional<ir::LocalId> field_local(const clang::MemberExpr* member) const;
-  void forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out);
+  /// The loads of a copy of an object from memory (record_object's): their text, the index of
+  /// the first in the statement's accesses, and the length of the object's name in its members'.
+  struct CopiedLoads {
+    std::string text;
+    std::size_t first;
+    std::size_t prefix;
+  };
+  void forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
+              const CopiedLoads* loads = nullptr);
+  void link_member_load(ir::ExprId value, const clang::FieldDecl* field, ir::LocalId local,
+                        const CopiedLoads& loads);
   void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
+  void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
+  void copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out);
+  static const clang::Expr* object_value(const clang::Expr* e);
+  bool initialise_from_call(int object, const clang::CallExpr* call, std::vector<ir::StmtId>& out);
+  void initialise_list(int object, const clang::InitListExpr* list, std::vector<ir::StmtId>& out);
+  void initialise_conditional(int object, const clang::ConditionalOperator* conditional,
+                              std::vector<ir::StmtId>& out);
   void copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
                     std::vector<ir::StmtId>& out);
   void run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out);
