@@ -513,11 +513,20 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 /// A member function's object is a tracked object, or memory (its address, as a reference's:
 /// the body's this->n are its loads and stores), or else opaque (its work scanned).
 /// `result_object`: the object a function returning a class by value initialises (its `return`s do).
+/// A member function called on a temporary (Q(10) - q, mk(t).f()) runs on an object made first.
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                                 ir::LocalId result, int result_object) {
   const clang::Expr* object = call_object(call);
-  const int this_object = object != nullptr ? object_of(object) : kUnknownObject;
-  return inline_function(call, callee, call_arguments(call, callee), result, this_object, result_object);
+  int this_object = object != nullptr ? object_of(object) : kUnknownObject;
+  const clang::CXXRecordDecl* record = object != nullptr ? trackable(object->getType()) : nullptr;
+  std::vector<ir::StmtId> made;
+  if (this_object == kUnknownObject && record != nullptr && !object_value(object)->isGLValue())
+    this_object = temporary_object(record, object, text(object), made);
+  const ir::StmtId inlined =
+      inline_function(call, callee, call_arguments(call, callee), result, this_object, result_object);
+  if (made.empty()) return inlined;
+  made.push_back(inlined);
+  return k_.block(made, range(call));
 }
 
 ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
@@ -589,6 +598,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         const int object = object_of(arg);
         if (object != kUnknownObject)
           object_vars_[param] = object;
+        else if (binds_temporary(arg))  // const S& s = S(t): the temporary, an object of its own
+          object_vars_[param] = temporary_object(record, arg, param->getNameAsString(), body);
         else if (const auto memory = object_reference(arg, param->getNameAsString(), !constant, body))
           bindings_[param] = *memory;
         else
@@ -821,10 +832,16 @@ void Lowerer::copy_temporary(int dst, const clang::Expr* value, std::vector<ir::
   if (record == nullptr)
     refuse(value, "'" + text(value) + "' makes a " + value->getType().getAsString() +
                       " the model does not follow member by member: not supported");
-  const ir::SourceRange where = range(value);
-  const int temporary = make_object(record, text(value), where, out);
-  initialise(temporary, value, out);
-  copy_between(dst, temporary, text(value), where, out);
+  copy_between(dst, temporary_object(record, value, text(value), out), text(value), range(value), out);
+}
+
+/// A new object named `name` initialised from `value`: a temporary (one a reference is bound to,
+/// one a member function runs on, a copy's source made whole before it is copied).
+int Lowerer::temporary_object(const clang::CXXRecordDecl* record, const clang::Expr* value,
+                              const std::string& name, std::vector<ir::StmtId>& out) {
+  const int object = make_object(record, name, range(value), out);
+  initialise(object, value, out);
+  return object;
 }
 
 /// The object `e` makes or names, seen through parentheses, no-op casts (P{...} is a functional
@@ -854,24 +871,33 @@ const clang::Expr* Lowerer::object_value(const clang::Expr* e) {
 }
 
 /// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
-/// of another class, becomes opaque, described as `source`).
+/// of another class, becomes opaque, described as `source`). With `pick` (c ? x : y), each member
+/// from `from`'s where the pick's condition holds, from `pick->otherwise`'s elsewhere.
 void Lowerer::copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
-                           std::vector<ir::StmtId>& out) {
+                           std::vector<ir::StmtId>& out, const Pick* pick) {
   for (const auto& [field, local] : objects_[dst].scalars) {
-    const auto found = objects_[from].scalars.find(field);
-    out.push_back(k_.assign(local,
-                            found != objects_[from].scalars.end()
-                                ? k_.local(found->second, where)
-                                : k_.opaque(k_.locals[local].type, source, where),
-                            where));
+    const auto member = [&, field = field, local = local](int object) {
+      const auto found = objects_[object].scalars.find(field);
+      return found != objects_[object].scalars.end() ? k_.local(found->second, where)
+                                                     : k_.opaque(k_.locals[local].type, source, where);
+    };
+    ir::ExprId value = member(from);
+    if (pick != nullptr) value = k_.select(k_.local(pick->condition, where), value, member(pick->otherwise), where);
+    out.push_back(k_.assign(local, value, where));
   }
   for (const auto& [field, inner] : objects_[dst].records) {
-    const auto found = objects_[from].records.find(field);
-    if (found != objects_[from].records.end()) {
-      copy_between(inner, found->second, source, where, out);
-    } else {
+    const auto inner_of = [&, field = field](int object) {
+      const auto found = objects_[object].records.find(field);
+      return found != objects_[object].records.end() ? found->second : kUnknownObject;
+    };
+    const int a = inner_of(from);
+    const int b = pick != nullptr ? inner_of(pick->otherwise) : a;
+    if (a == kUnknownObject || b == kUnknownObject) {
       forget(inner, "copied from " + source, where, out);
+      continue;
     }
+    const Pick inner_pick{pick != nullptr ? pick->condition : ir::kNone, b};
+    copy_between(inner, a, source, where, out, pick != nullptr ? &inner_pick : nullptr);
   }
 }
 
@@ -976,8 +1002,9 @@ bool Lowerer::initialise_from_call(int object, const clang::CallExpr* call, std:
   return true;
 }
 
-/// The object's initialisation from `c ? x : y`: from x where c holds, from y elsewhere (an if;
-/// the loads of each arm made by the lanes that take it).
+/// The object's initialisation from `c ? x : y`: from x where c holds, from y elsewhere. Of two
+/// objects the model follows, each member a select; else an if (the calls and loads of each arm
+/// made by the lanes that take it).
 void Lowerer::initialise_conditional(int object, const clang::ConditionalOperator* conditional,
                                      std::vector<ir::StmtId>& out) {
   const ir::SourceRange where = range(conditional);
@@ -986,6 +1013,14 @@ void Lowerer::initialise_conditional(int object, const clang::ConditionalOperato
   hoisted_ = &out;
   const ir::ExprId holds = lower_int(condition);
   hoisted_ = outer;
+  const int x = object_of(object_value(conditional->getTrueExpr()));
+  const int y = object_of(object_value(conditional->getFalseExpr()));
+  if (x != kUnknownObject && y != kUnknownObject) {
+    const Pick pick{k_.add_local(text(condition), k_.exprs[holds].type, range(condition)), y};
+    out.push_back(k_.declare(pick.condition, holds, range(condition)));
+    copy_between(object, x, text(conditional), where, out, &pick);
+    return;
+  }
   std::vector<ir::StmtId> arms[2];
   {
     const GuardScope guard(*this, condition, true);

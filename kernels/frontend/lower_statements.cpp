@@ -129,6 +129,10 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
           object_vars_[var] = object;
           continue;
         }
+        if (var->getInit() != nullptr && binds_temporary(var->getInit())) {  // const S& r = mk(t)
+          object_vars_[var] = temporary_object(record, var->getInit(), var->getNameAsString(), declared);
+          continue;
+        }
       } else {
         const ir::SourceRange where = range(var->getSourceRange());
         const int object = make_object(record, var->getNameAsString(), where, declared);

@@ -503,13 +503,19 @@ class Lowerer {
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out);
+  int temporary_object(const clang::CXXRecordDecl* record, const clang::Expr* value, const std::string& name,
+                       std::vector<ir::StmtId>& out);
   static const clang::Expr* object_value(const clang::Expr* e);
   bool initialise_from_call(int object, const clang::CallExpr* call, std::vector<ir::StmtId>& out);
   void initialise_list(int object, const clang::InitListExpr* list, std::vector<ir::StmtId>& out);
   void initialise_conditional(int object, const clang::ConditionalOperator* conditional,
                               std::vector<ir::StmtId>& out);
+  struct Pick {  // c ? x : y, member by member: the local holding c, and y
+    ir::LocalId condition;
+    int otherwise;
+  };
   void copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
-                    std::vector<ir::StmtId>& out);
+                    std::vector<ir::StmtId>& out, const Pick* pick = nullptr);
   void run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out);
   ir::ExprId value_into(const clang::Expr* e, ir::ScalarType type, std::vector<ir::StmtId>& out);
   void initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out);
