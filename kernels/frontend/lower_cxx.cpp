@@ -845,8 +845,8 @@ int Lowerer::temporary_object(const clang::CXXRecordDecl* record, const clang::E
 }
 
 /// The object `e` makes or names, seen through parentheses, no-op casts (P{...} is a functional
-/// cast of its braces), a constructor's conversion (P(x)), a temporary's materialisation and
-/// binding, and a default argument or member initialiser.
+/// cast of its braces), a conversion (P(x) by a constructor, the call of an operator P()), a
+/// temporary's materialisation and binding, and a default argument or member initialiser.
 const clang::Expr* Lowerer::object_value(const clang::Expr* e) {
   while (true) {
     e = e->IgnoreParens();
@@ -862,7 +862,8 @@ const clang::Expr* Lowerer::object_value(const clang::Expr* e) {
       e = member->getExpr();
     } else if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e);
                cast != nullptr && (cast->getCastKind() == clang::CK_NoOp ||
-                                   cast->getCastKind() == clang::CK_ConstructorConversion)) {
+                                   cast->getCastKind() == clang::CK_ConstructorConversion ||
+                                   cast->getCastKind() == clang::CK_UserDefinedConversion)) {
       e = cast->getSubExpr();
     } else {
       return e;
@@ -962,8 +963,9 @@ void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::St
     return;
   }
   const auto* call = llvm::dyn_cast<clang::CallExpr>(init);
-  if (call == nullptr || !initialise_from_call(object, call, out))
-    refuse(init, "'" + text(init) + "' makes a " + init->getType().getAsString() +
+  if (call != nullptr && initialise_from_call(object, call, out)) return;
+  run_statement_parts(init, out);  // what it refuses itself (a lambda ...) says so first
+  refuse(init, "'" + text(init) + "' makes a " + init->getType().getAsString() +
                      " the model does not follow member by member: not supported");
 }
 
