@@ -781,15 +781,18 @@ void Lowerer::forget(int object, const std::string& why, ir::SourceRange where, 
 
 /// Links `value`, the member `field` held by `local`, to the load of that member among a copy's
 /// loads (record_object's: the copy's text and the member's path, as ".in.x", the local's name
-/// after the object's).
+/// after the object's), or of the part that holds it, moved whole (".in" of a 4-byte In).
 void Lowerer::link_member_load(ir::ExprId value, const clang::FieldDecl* field, ir::LocalId local,
                                const CopiedLoads& loads) {
   const std::string path = loads.text + k_.locals[local].name.substr(loads.prefix);
-  for (std::size_t i = loads.first; i < pending_->accesses.size(); ++i)
-    if (pending_->accesses[i].text == path && pending_->accesses[i].base != ir::kNone) {
-      link_load(value, i, field->getType());
+  for (std::size_t i = loads.first; i < pending_->accesses.size(); ++i) {
+    const std::string& text = pending_->accesses[i].text;
+    const bool holds = text == path || path.compare(0, text.size() + 1, text + ".") == 0;  // or moves it whole
+    if (holds && pending_->accesses[i].base != ir::kNone) {
+      link_load(value, i, field->getType());  // where the load is the member's width, it is the member
       return;
     }
+  }
 }
 
 void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
@@ -830,9 +833,16 @@ void Lowerer::copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::
 void Lowerer::copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out) {
   const clang::CXXRecordDecl* record = trackable(value->getType());
   if (record == nullptr)
-    refuse(value, "'" + text(value) + "' makes a " + value->getType().getAsString() +
-                      " the model does not follow member by member: not supported");
+    refuse_temporary(value);
   copy_between(dst, temporary_object(record, value, text(value), out), text(value), range(value), out);
+}
+
+/// Refuses `value`, a temporary of a class the model does not make member by member.
+void Lowerer::refuse_temporary(const clang::Expr* value) const {
+  clang::PrintingPolicy policy(context_.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  refuse(value, "'" + text(value) + "' makes a " + value->getType().getUnqualifiedType().getAsString(policy) +
+                    " the model does not follow member by member: not supported");
 }
 
 /// A new object named `name` initialised from `value`: a temporary (one a reference is bound to,
@@ -965,8 +975,7 @@ void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::St
   const auto* call = llvm::dyn_cast<clang::CallExpr>(init);
   if (call != nullptr && initialise_from_call(object, call, out)) return;
   run_statement_parts(init, out);  // what it refuses itself (a lambda ...) says so first
-  refuse(init, "'" + text(init) + "' makes a " + init->getType().getAsString() +
-                     " the model does not follow member by member: not supported");
+  refuse_temporary(init);
 }
 
 /// The object's initialisation from braces: its bases' and members' in order ({x} of its own
@@ -979,8 +988,7 @@ void Lowerer::initialise_list(int object, const clang::InitListExpr* list, std::
   }
   const auto* record = list->getType()->getAsCXXRecordDecl();
   if (record == nullptr || list->getType()->isUnionType())
-    refuse(list, "'" + text(list) + "' makes a " + list->getType().getAsString() +
-                     " the model does not follow member by member: not supported");
+    refuse_temporary(list);
   unsigned index = 0;
   for (std::size_t i = 0; i < record->getNumBases() && index < list->getNumInits(); ++i)
     initialise(object, list->getInit(index++), out);  // the base's members are the object's own

@@ -503,6 +503,7 @@ class Lowerer {
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out);
+  [[noreturn]] void refuse_temporary(const clang::Expr* value) const;
   int temporary_object(const clang::CXXRecordDecl* record, const clang::Expr* value, const std::string& name,
                        std::vector<ir::StmtId>& out);
   static const clang::Expr* object_value(const clang::Expr* e);
