@@ -2,9 +2,12 @@
 // functions on their object, constructors), and objects. A local variable of a struct or class
 // type is followed member by member. Each integer member (of the class and its bases, and of
 // member objects) is a local of the model named "s.n"; a member function runs inlined on its
-// object (this); copies and assignments copy member by member. An object the model does not
-// track (in memory, shared, an array element, a kernel parameter, a union or one with
-// bit-fields) reads as opaque memory and is written as work.
+// object (this); copies and assignments copy member by member. A temporary is an object too: the
+// one a local is initialised from is that local (a call returning the class by value runs inlined
+// with each `return` initialising it), and one a member function runs on or a const reference is
+// bound to is an object of its own. An object the model does not track (in memory, shared, an
+// array element, a kernel parameter, a union or one with bit-fields) reads as opaque memory (a
+// copy of it into a local object: each member its own load's value) and is written as work.
 #include "kernels/frontend/lowerer.hpp"
 
 #include <algorithm>
