@@ -773,29 +773,54 @@ std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member)
 /// follow: a copy from memory, a call's struct result ...). With `loads`, a copy from memory:
 /// each member's value is its own load's, where the copy loads it alone.
 void Lowerer::forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
-                     const CopiedLoads* loads) {
+                     const ObjectCopy* loads) {
   for (const auto& [field, local] : objects_[object].scalars) {
     const ir::ExprId value = k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where);
-    if (loads != nullptr) link_member_load(value, field, local, *loads);
+    const auto load = loads != nullptr ? member_access(local, *loads) : std::nullopt;
+    if (load) link_load(value, *load, field->getType());  // where the load is the member's width
     out.push_back(k_.assign(local, value, where));
   }
   for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out, loads);
 }
 
-/// Links `value`, the member `field` held by `local`, to the load of that member among a copy's
-/// loads (record_object's: the copy's text and the member's path, as ".in.x", the local's name
-/// after the object's), or of the part that holds it, moved whole (".in" of a 4-byte In).
-void Lowerer::link_member_load(ir::ExprId value, const clang::FieldDecl* field, ir::LocalId local,
-                               const CopiedLoads& loads) {
-  const std::string path = loads.text + k_.locals[local].name.substr(loads.prefix);
-  for (std::size_t i = loads.first; i < pending_->accesses.size(); ++i) {
+/// The access among a copy's (record_object's, placed) that moves the member held by `local`:
+/// the copy's text and the member's path (".in.x", the local's name after the object's), or the
+/// part that holds it, moved whole (".in" of a 4-byte In). It moves the member alone where its
+/// width is the member's.
+std::optional<std::size_t> Lowerer::member_access(ir::LocalId local, const ObjectCopy& copy) const {
+  const std::string path = copy.text + k_.locals[local].name.substr(copy.prefix);
+  for (std::size_t i = copy.first; i < pending_->accesses.size(); ++i) {
     const std::string& text = pending_->accesses[i].text;
-    const bool holds = text == path || path.compare(0, text.size() + 1, text + ".") == 0;  // or moves it whole
-    if (holds && pending_->accesses[i].base != ir::kNone) {
-      link_load(value, i, field->getType());  // where the load is the member's width, it is the member
-      return;
-    }
+    const bool holds = text == path || path.compare(0, text.size() + 1, text + ".") == 0;
+    if (holds && pending_->accesses[i].base != ir::kNone) return i;
   }
+  return std::nullopt;
+}
+
+/// The values a copy of `object` into memory stores: each member's, in the store that moves it
+/// alone.
+void Lowerer::store_members(int object, const ObjectCopy& copy, ir::SourceRange where) {
+  for (const auto& [field, local] : objects_[object].scalars) {
+    const ir::ScalarType type = k_.locals[local].type;
+    const auto store = member_access(local, copy);
+    if (!store || type == ir::ScalarType::Bool) continue;
+    ir::MemoryAccess& access = pending_->accesses[*store];
+    if (access.kind == ir::AccessKind::Store &&
+        access.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
+      access.value = k_.local(local, where);
+  }
+  for (const auto& [field, inner] : objects_[object].records) store_members(inner, copy, where);
+}
+
+/// The object whose members `source`, copied into memory, holds: a tracked object, or a
+/// temporary made before the statement (where calls may run there); kUnknownObject otherwise.
+int Lowerer::stored_object(const clang::Expr* source) {
+  const clang::Expr* value = object_value(source);
+  const int object = object_of(value);
+  if (object != kUnknownObject || value->isGLValue() || hoisted_ == nullptr || no_hoist_ != nullptr)
+    return object;
+  const clang::CXXRecordDecl* record = trackable(value->getType());
+  return record != nullptr ? temporary_object(record, value, text(value), *hoisted_) : kUnknownObject;
 }
 
 void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
@@ -827,7 +852,7 @@ void Lowerer::copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::
   const std::size_t first = pending_ != nullptr ? pending_->accesses.size() : 0;
   const bool placed = is_memory(src) && record_object(ir::AccessKind::Load, src);
   if (!placed) run_statement_parts(src, out);
-  const CopiedLoads loads{text(src), first, objects_[dst].name.size()};
+  const ObjectCopy loads{text(src), first, objects_[dst].name.size()};
   forget(dst, "copied from " + text(src), range(src), out, placed ? &loads : nullptr);
 }
 

@@ -488,17 +488,19 @@ class Lowerer {
   int object_of(const clang::Expr* e) const;
   int member_base_object(const clang::MemberExpr* member) const;
   std::optional<ir::LocalId> field_local(const clang::MemberExpr* member) const;
-  /// The loads of a copy of an object from memory (record_object's): their text, the index of
-  /// the first in the statement's accesses, and the length of the object's name in its members'.
-  struct CopiedLoads {
+  /// The accesses of a copy of an object from or to memory (record_object's): the memory's text,
+  /// the index of the first in the statement's accesses, and the length of the local object's
+  /// name in its members'.
+  struct ObjectCopy {
     std::string text;
     std::size_t first;
     std::size_t prefix;
   };
   void forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
-              const CopiedLoads* loads = nullptr);
-  void link_member_load(ir::ExprId value, const clang::FieldDecl* field, ir::LocalId local,
-                        const CopiedLoads& loads);
+              const ObjectCopy* loads = nullptr);
+  std::optional<std::size_t> member_access(ir::LocalId local, const ObjectCopy& copy) const;
+  void store_members(int object, const ObjectCopy& copy, ir::SourceRange where);
+  int stored_object(const clang::Expr* source);
   void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);

@@ -490,6 +490,30 @@ __global__ void k(int *o) {
   EXPECT_EQ(counts(r, statement_at(k, 12, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 3}));
 }
 
+// A copy of an object the model follows into shared memory stores each member alone, and each
+// store writes that member's value: a local (s[t] = x) or a temporary made before the statement
+// (u[t] = mk(63 - t)). 64 threads, two warps.
+TEST_F(FrontendTest, AnObjectStoredToSharedMemoryStoresItsMembersValues) {
+  const ir::Kernel k = load(R"(struct P { int a; int b; };
+__device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }
+__global__ void k(int *o) {
+  __shared__ P s[64], u[64];
+  int t = threadIdx.x;
+  P x{t, 3 * t};
+  s[t] = x;
+  u[t] = mk(63 - t);
+  __syncthreads();
+  if (s[(t + 1) % 64].b > 150) o[t] = 1;
+  if (u[t].a + u[t].b < 30) o[t] = 2;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 32, {}));
+  // 3 ((t + 1) % 64) > 150 for t + 1 = 51 .. 63: t = 50 .. 62, in warp 1.
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 13}));
+  // u[t] = {63 - t, 2 (63 - t)}: 3 (63 - t) < 30 for t = 54 .. 63, in warp 1.
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 10}));
+}
+
 // A temporary the model does not make member by member is refused, naming it and where it is.
 TEST_F(FrontendTest, ATemporaryTheModelCannotFollowIsRefused) {
   EXPECT_PRED2(warpdiv::testing::contains,
