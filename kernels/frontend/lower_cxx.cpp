@@ -295,8 +295,12 @@ const Lowerer::CallFrame* Lowerer::current_frame() const {
   return inline_frames_.empty() ? nullptr : &inline_frames_.back();
 }
 
-/// Whether `target` is the function's own: a plain local, or an element of a local array.
+/// Whether `target` is the function's own: a plain local, a member of a local object (r.a), or an
+/// element of a local array.
 static bool own_local(const clang::Expr* target) {
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts());
+      member != nullptr && !member->isArrow())
+    return own_local(member->getBase());
   const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(target->IgnoreParenImpCasts());
   if (element == nullptr) return plain_local(target);
   const clang::VarDecl* array = named_variable(element->getBase());
@@ -810,6 +814,42 @@ void Lowerer::store_members(int object, const ObjectCopy& copy, ir::SourceRange 
       access.value = k_.local(local, where);
   }
   for (const auto& [field, inner] : objects_[object].records) store_members(inner, copy, where);
+}
+
+/// The local holding `member` of a temporary (mk(t).b, P{t, 1}.a, mk(t).in.x): the temporary made
+/// before the statement, once (an expression lowered again reads the same object); nullopt for a
+/// member of anything else, or where the statement cannot run code before it (a loop's condition:
+/// a call there is refused).
+std::optional<ir::LocalId> Lowerer::temporary_member(const clang::MemberExpr* member) {
+  std::vector<const clang::FieldDecl*> path;  // innermost member last
+  const clang::Expr* base = member;
+  while (const auto* m = llvm::dyn_cast<clang::MemberExpr>(base)) {
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(m->getMemberDecl());
+    if (field == nullptr || m->isArrow()) return std::nullopt;
+    path.insert(path.begin(), field);
+    base = m->getBase()->IgnoreParenImpCasts();
+  }
+  const clang::Expr* value = object_value(base);
+  const clang::CXXRecordDecl* record = trackable(value->getType());
+  if (value->isGLValue() || record == nullptr || pending_ == nullptr || hoisted_ == nullptr ||
+      (no_hoist_ != nullptr && !llvm::isa<clang::CallExpr>(value)))
+    return std::nullopt;
+  auto found = pending_->temporaries.find(value);
+  if (found == pending_->temporaries.end()) {
+    std::vector<ir::StmtId> made;
+    const int object = temporary_object(record, value, text(value), made);
+    for (const ir::StmtId statement : made) hoist(value, statement);
+    found = pending_->temporaries.emplace(value, object).first;
+  }
+  int object = found->second;
+  for (std::size_t i = 0; i + 1 < path.size() && object != kUnknownObject; ++i) {
+    const auto inner = objects_[object].records.find(path[i]);
+    object = inner != objects_[object].records.end() ? inner->second : kUnknownObject;
+  }
+  if (object == kUnknownObject) return std::nullopt;
+  const auto local = objects_[object].scalars.find(path.back());
+  if (local == objects_[object].scalars.end()) return std::nullopt;
+  return local->second;
 }
 
 /// The object whose members `source`, copied into memory, holds: a tracked object, or a

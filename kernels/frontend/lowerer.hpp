@@ -260,6 +260,8 @@ class Lowerer {
     /// The local holding each inlined call's result (inlined_result): an expression lowered again
     /// reads it, and the call runs once.
     std::map<const clang::CallExpr*, ir::LocalId> results;
+    /// The object made for each temporary whose member the statement reads (mk(t).b), likewise.
+    std::map<const clang::Expr*, int> temporaries;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -501,6 +503,7 @@ class Lowerer {
   std::optional<std::size_t> member_access(ir::LocalId local, const ObjectCopy& copy) const;
   void store_members(int object, const ObjectCopy& copy, ir::SourceRange where);
   int stored_object(const clang::Expr* source);
+  std::optional<ir::LocalId> temporary_member(const clang::MemberExpr* member);
   void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);

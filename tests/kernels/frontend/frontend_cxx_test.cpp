@@ -514,6 +514,31 @@ __global__ void k(int *o) {
   EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 10}));
 }
 
+// A member of a temporary (mk(t).in.x, P{t, {1}}.a) is that member of an object made before the
+// statement, as a local's member is: a branch on it is counted and an address holding it placed.
+TEST_F(FrontendTest, AMemberOfATemporaryIsItsObjectsMember) {
+  const ir::Kernel k = load(R"(struct In { int x; };
+struct P { int a; In in; };
+__device__ P mk(int t) { P r; r.a = t; r.in.x = 2 * t; return r; }
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  if (mk(t).in.x > 5) o[0] = 1;
+  int v = P{t, {1}}.a + mk(t).a;
+  if (v > 4) o[1] = 1;
+  o[mk(t).a] = 2;
+}
+)");
+  ASSERT_EQ(k.accesses.size(), 3u);
+  EXPECT_EQ(k.accesses[2].range.line, 9u);
+  EXPECT_EQ(k.accesses[2].reason, "");
+  // 8 threads, one warp of 8: 2t > 5 and t + t > 4 for t = 3 .. 7; o[t] is 32 bytes in one sector.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(r.accesses.at(2).requests, 1u);
+  EXPECT_EQ(r.accesses.at(2).sectors, 1u);
+}
+
 // A temporary the model does not make member by member is refused, naming it and where it is.
 TEST_F(FrontendTest, ATemporaryTheModelCannotFollowIsRefused) {
   EXPECT_PRED2(warpdiv::testing::contains,
