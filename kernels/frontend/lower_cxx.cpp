@@ -779,7 +779,8 @@ std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member)
 void Lowerer::forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
                      const ObjectCopy* loads) {
   for (const auto& [field, local] : objects_[object].scalars) {
-    const ir::ExprId value = k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where);
+    const ir::ExprId value =
+        k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where);
     const auto load = loads != nullptr ? member_access(local, *loads) : std::nullopt;
     if (load) link_load(value, *load, field->getType());  // where the load is the member's width
     out.push_back(k_.assign(local, value, where));
@@ -900,8 +901,7 @@ void Lowerer::copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::
 /// may read dst): a temporary object initialised from it, then copied member by member.
 void Lowerer::copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out) {
   const clang::CXXRecordDecl* record = trackable(value->getType());
-  if (record == nullptr)
-    refuse_temporary(value);
+  if (record == nullptr) refuse_temporary(value);
   copy_between(dst, temporary_object(record, value, text(value), out), text(value), range(value), out);
 }
 
@@ -961,7 +961,8 @@ void Lowerer::copy_between(int dst, int from, const std::string& source, ir::Sou
                                                      : k_.opaque(k_.locals[local].type, source, where);
     };
     ir::ExprId value = member(from);
-    if (pick != nullptr) value = k_.select(k_.local(pick->condition, where), value, member(pick->otherwise), where);
+    if (pick != nullptr)
+      value = k_.select(k_.local(pick->condition, where), value, member(pick->otherwise), where);
     out.push_back(k_.assign(local, value, where));
   }
   for (const auto& [field, inner] : objects_[dst].records) {
@@ -1055,8 +1056,7 @@ void Lowerer::initialise_list(int object, const clang::InitListExpr* list, std::
     return;
   }
   const auto* record = list->getType()->getAsCXXRecordDecl();
-  if (record == nullptr || list->getType()->isUnionType())
-    refuse_temporary(list);
+  if (record == nullptr || list->getType()->isUnionType()) refuse_temporary(list);
   unsigned index = 0;
   for (std::size_t i = 0; i < record->getNumBases() && index < list->getNumInits(); ++i)
     initialise(object, list->getInit(index++), out);  // the base's members are the object's own

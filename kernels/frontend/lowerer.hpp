@@ -455,7 +455,7 @@ class Lowerer {
     const clang::FunctionDecl* definition;
     const std::vector<const clang::Expr*>& args;
     const clang::Expr* object;
-    const CallFrame* outer;  // the frame the arguments and object are written in; null: the caller's
+    const CallFrame* outer;       // the frame the arguments and object are written in; null: the caller's
     int result = kUnknownObject;  // the object its `return` initialises (a class returned by value)
   };
   std::string space_written(const clang::Expr* target, const CallFrame* frame) const;

@@ -399,19 +399,20 @@ __global__ void k(int *o) {
   // 8 threads t = 0 .. 7, one warp of 8; every if below is divergent.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
   const auto taken = [&](std::uint32_t line, std::uint64_t lanes) {
-    EXPECT_EQ(counts(r, statement_at(k, line, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, lanes}))
+    EXPECT_EQ(counts(r, statement_at(k, line, ir::StmtKind::If)),
+              (std::vector<std::uint64_t>{1, 1, 8, lanes}))
         << "line " << line;
   };
-  taken(5, 2);    // pick: t % 4 == 0 for t = 0, 4
-  taken(11, 5);   // w1.b = 2t > 5: t = 3 .. 7
-  taken(13, 3);   // w2.b = 2t > 9: t = 5, 6, 7
-  taken(16, 4);   // w3 = {t, 3t}: 4t > 12 for t = 4 .. 7
-  taken(18, 6);   // w4.b: 100 for t = 0, 4; else 2(t + 1) > 6 for t = 3, 5, 6, 7
-  taken(20, 4);   // q.v = 10 - t < 7: t = 4 .. 7
-  taken(22, 3);   // w1 = {2t, t} after the swap (not {2t, 2t}): t > 4 for t = 5, 6, 7
-  taken(24, 4);   // r.a = t + 2 > 5: t = 4 .. 7
-  taken(26, 1);   // w5.b = 2t == 6: t = 3
-  taken(28, 2);   // d.a + d.c = t + 5 > 10: t = 6, 7
+  taken(5, 2);   // pick: t % 4 == 0 for t = 0, 4
+  taken(11, 5);  // w1.b = 2t > 5: t = 3 .. 7
+  taken(13, 3);  // w2.b = 2t > 9: t = 5, 6, 7
+  taken(16, 4);  // w3 = {t, 3t}: 4t > 12 for t = 4 .. 7
+  taken(18, 6);  // w4.b: 100 for t = 0, 4; else 2(t + 1) > 6 for t = 3, 5, 6, 7
+  taken(20, 4);  // q.v = 10 - t < 7: t = 4 .. 7
+  taken(22, 3);  // w1 = {2t, t} after the swap (not {2t, 2t}): t > 4 for t = 5, 6, 7
+  taken(24, 4);  // r.a = t + 2 > 5: t = 4 .. 7
+  taken(26, 1);  // w5.b = 2t == 6: t = 3
+  taken(28, 2);  // d.a + d.c = t + 5 > 10: t = 6, 7
 }
 
 // c ? x : y of two objects the model follows is a select of each member (no branch: a condition
@@ -457,7 +458,8 @@ TEST_F(FrontendTest, UndefinedBehaviourInAnObjectMadeFromATemporaryIsNamed) {
     } catch (const InvalidInput& e) {
       const std::string what = e.what();
       EXPECT_EQ(what.substr(what.find("k.cu:")),
-                "k.cu:8:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (3, 0, 0)")
+                "k.cu:8:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread "
+                "(3, 0, 0)")
           << made;
     }
   }
@@ -541,10 +543,11 @@ __global__ void k(int *o) {
 
 // A temporary the model does not make member by member is refused, naming it and where it is.
 TEST_F(FrontendTest, ATemporaryTheModelCannotFollowIsRefused) {
-  EXPECT_PRED2(warpdiv::testing::contains,
-               refusal("struct P { int a; int b; };\n__global__ void k(int *o) {\n  int t = threadIdx.x;\n"
-                       "  P w = (t > 1, P{t, t});\n  o[t] = w.a;\n}\n"),
-               "k.cu:4:10: 't > 1, P{t, t}' makes a P the model does not follow member by member: not supported");
+  EXPECT_PRED2(
+      warpdiv::testing::contains,
+      refusal("struct P { int a; int b; };\n__global__ void k(int *o) {\n  int t = threadIdx.x;\n"
+              "  P w = (t > 1, P{t, t});\n  o[t] = w.a;\n}\n"),
+      "k.cu:4:10: 't > 1, P{t, t}' makes a P the model does not follow member by member: not supported");
 }
 
 TEST_F(FrontendTest, MixedSignMinMaxCompareInTheResultType) {
