@@ -1080,35 +1080,38 @@ bool Lowerer::initialise_from_call(int object, const clang::CallExpr* call, std:
   return true;
 }
 
-/// The object's initialisation from `c ? x : y`: from x where c holds, from y elsewhere. Of two
-/// objects the model follows, each member a select; else an if (the calls and loads of each arm
-/// made by the lanes that take it).
+/// The object's initialisation from `c ? x : y`: from x where c holds, from y elsewhere. Where
+/// neither arm runs code (calls, constructors), each member a select of the arms' (an arm the
+/// model does not follow made an object first, its loads made by the lanes that pick it); else
+/// an if, whose arm alone runs its calls.
 void Lowerer::initialise_conditional(int object, const clang::ConditionalOperator* conditional,
                                      std::vector<ir::StmtId>& out) {
   const ir::SourceRange where = range(conditional);
   const clang::Expr* condition = conditional->getCond();
+  const clang::Expr* arms[2] = {conditional->getTrueExpr(), conditional->getFalseExpr()};
   std::vector<ir::StmtId>* outer = hoisted_;
   hoisted_ = &out;
   const ir::ExprId holds = lower_int(condition);
   hoisted_ = outer;
-  const int x = object_of(object_value(conditional->getTrueExpr()));
-  const int y = object_of(object_value(conditional->getFalseExpr()));
-  if (x != kUnknownObject && y != kUnknownObject) {
-    const Pick pick{k_.add_local(text(condition), k_.exprs[holds].type, range(condition)), y};
+  const clang::CXXRecordDecl* record = trackable(conditional->getType());
+  if (record != nullptr && !calls_code(arms[0]) && !calls_code(arms[1])) {
+    int made[2];
+    for (int i = 0; i < 2; ++i) {
+      const GuardScope guard(*this, condition, i == 0);
+      made[i] = object_of(object_value(arms[i]));
+      if (made[i] == kUnknownObject) made[i] = temporary_object(record, arms[i], text(arms[i]), out);
+    }
+    const Pick pick{k_.add_local(text(condition), k_.exprs[holds].type, range(condition)), made[1]};
     out.push_back(k_.declare(pick.condition, holds, range(condition)));
-    copy_between(object, x, text(conditional), where, out, &pick);
+    copy_between(object, made[0], text(conditional), where, out, &pick);
     return;
   }
-  std::vector<ir::StmtId> arms[2];
-  {
-    const GuardScope guard(*this, condition, true);
-    initialise(object, conditional->getTrueExpr(), arms[0]);
+  std::vector<ir::StmtId> lanes[2];
+  for (int i = 0; i < 2; ++i) {
+    const GuardScope guard(*this, condition, i == 0);
+    initialise(object, arms[i], lanes[i]);
   }
-  {
-    const GuardScope guard(*this, condition, false);
-    initialise(object, conditional->getFalseExpr(), arms[1]);
-  }
-  out.push_back(k_.if_(holds, k_.block(arms[0], where), k_.block(arms[1], where), where));
+  out.push_back(k_.if_(holds, k_.block(lanes[0], where), k_.block(lanes[1], where), where));
 }
 
 void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,

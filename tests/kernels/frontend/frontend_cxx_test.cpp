@@ -430,16 +430,33 @@ __global__ void k(const int *in, int *o) {
   if (v.b > 2) o[1] = 1;
   P u = in[t] > 0 ? x : y;
   o[t] = u.a;
+  __shared__ P s[8];
+  s[t] = P{t, 2 * t};
+  __syncthreads();
+  P m = t % 2 ? s[t] : s[7 - t];
+  if (m.a > 3) o[2] = 1;
+  P z = in[t] > 0 ? s[t] : x;
+  o[t] = z.b;
 }
 )");
-  EXPECT_EQ(statements_on(k, 6, ir::StmtKind::If), 0u);
-  EXPECT_EQ(statements_on(k, 10, ir::StmtKind::If), 0u);
+  for (const std::uint32_t line : {6u, 10u, 15u, 17u})
+    EXPECT_EQ(statements_on(k, line, ir::StmtKind::If), 0u);
   // 8 threads, one warp of 8. w: x = {t, 0} for odd t, t > 3 for t = 5, 7; y = {0, 3t} for even
   // t, 3t > 3 for t = 2, 4, 6. v: mk(t) for t = 0, 1, 2, 2t > 2 for t = 2 alone; {1, 1} elsewhere.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
   EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
   EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
   EXPECT_EQ(counts(r, statement_at(k, 9, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  // m: s[t].a = t > 3 for odd t = 5, 7; s[7 - t].a = 7 - t > 3 for even t = 0, 2.
+  EXPECT_EQ(counts(r, statement_at(k, 16, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  // Each arm's loads, one a member, are made by the 4 lanes that pick it: 16 bytes each.
+  std::vector<std::string> loads;
+  for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+    if (k.accesses[i].range.line != 15) continue;
+    loads.push_back(k.accesses[i].text);
+    EXPECT_EQ(r.accesses.at(i).bytes, 16u) << k.accesses[i].text;
+  }
+  EXPECT_EQ(loads, (std::vector<std::string>{"s[t].a", "s[t].b", "s[7 - t].a", "s[7 - t].b"}));
 }
 
 // Undefined behaviour in an object made from a temporary is named where a thread meets it, as in
