@@ -62,8 +62,9 @@
 // functions defined in the source (inlined), member functions and operators of the file's
 // structs and class templates included; integer references (int& aliases the local it is bound
 // to); local objects of struct and class type member by member (constructors, copies,
-// assignments); constexpr calls with constant arguments and `if constexpr` folded as the
-// compiler folds them; cooperative groups (a block's sync is a barrier; ranks and sizes of
+// assignments, temporaries: braces, calls and operators returning the class by value);
+// constexpr calls with constant arguments and `if constexpr` folded as the compiler folds them;
+// cooperative groups (a block's sync is a barrier; ranks and sizes of
 // blocks, tiles and grids computed from the launch built-ins). Memory reads are Opaque values
 // described as written, with their memory space ("A[i] (global memory)", "tile[ty][tx] (shared
 // memory)", "tex1Dfetch(t, i) (texture memory)"); memory writes, floating-point work and other

@@ -2,9 +2,12 @@
 // functions on their object, constructors), and objects. A local variable of a struct or class
 // type is followed member by member. Each integer member (of the class and its bases, and of
 // member objects) is a local of the model named "s.n"; a member function runs inlined on its
-// object (this); copies and assignments copy member by member. An object the model does not
-// track (in memory, shared, an array element, a kernel parameter, a union or one with
-// bit-fields) reads as opaque memory and is written as work.
+// object (this); copies and assignments copy member by member. A temporary is an object too: the
+// one a local is initialised from is that local (a call returning the class by value runs inlined
+// with each `return` initialising it), and one a member function runs on or a const reference is
+// bound to is an object of its own. An object the model does not track (in memory, shared, an
+// array element, a kernel parameter, a union or one with bit-fields) reads as opaque memory (a
+// copy of it into a local object: each member its own load's value) and is written as work.
 #include "kernels/frontend/lowerer.hpp"
 
 #include <algorithm>
@@ -292,8 +295,12 @@ const Lowerer::CallFrame* Lowerer::current_frame() const {
   return inline_frames_.empty() ? nullptr : &inline_frames_.back();
 }
 
-/// Whether `target` is the function's own: a plain local, or an element of a local array.
+/// Whether `target` is the function's own: a plain local, a member of a local object (r.a), or an
+/// element of a local array.
 static bool own_local(const clang::Expr* target) {
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts());
+      member != nullptr && !member->isArrow())
+    return own_local(member->getBase());
   const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(target->IgnoreParenImpCasts());
   if (element == nullptr) return plain_local(target);
   const clang::VarDecl* array = named_variable(element->getBase());
@@ -512,16 +519,26 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
 /// A member function's object is a tracked object, or memory (its address, as a reference's:
 /// the body's this->n are its loads and stores), or else opaque (its work scanned).
+/// `result_object`: the object a function returning a class by value initialises (its `return`s do).
+/// A member function called on a temporary (Q(10) - q, mk(t).f()) runs on an object made first.
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
-                                ir::LocalId result) {
+                                ir::LocalId result, int result_object) {
   const clang::Expr* object = call_object(call);
-  const int this_object = object != nullptr ? object_of(object) : kUnknownObject;
-  return inline_function(call, callee, call_arguments(call, callee), result, this_object);
+  int this_object = object != nullptr ? object_of(object) : kUnknownObject;
+  const clang::CXXRecordDecl* record = object != nullptr ? trackable(object->getType()) : nullptr;
+  std::vector<ir::StmtId> made;
+  if (this_object == kUnknownObject && record != nullptr && !object_value(object)->isGLValue())
+    this_object = temporary_object(record, object, text(object), made);
+  const ir::StmtId inlined =
+      inline_function(call, callee, call_arguments(call, callee), result, this_object, result_object);
+  if (made.empty()) return inlined;
+  made.push_back(inlined);
+  return k_.block(made, range(call));
 }
 
 ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
                                     const std::vector<const clang::Expr*>& args, ir::LocalId result,
-                                    int this_object) {
+                                    int this_object, int result_object) {
   const clang::FunctionDecl* definition = nullptr;
   callee->hasBody(definition);
   const ir::SourceRange where = range(call);
@@ -588,6 +605,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         const int object = object_of(arg);
         if (object != kUnknownObject)
           object_vars_[param] = object;
+        else if (binds_temporary(arg))  // const S& s = S(t): the temporary, an object of its own
+          object_vars_[param] = temporary_object(record, arg, param->getNameAsString(), body);
         else if (const auto memory = object_reference(arg, param->getNameAsString(), !constant, body))
           bindings_[param] = *memory;
         else
@@ -617,7 +636,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   this_stack_.push_back(has_this ? this_object : kUnknownObject);
   this_bindings_.push_back(this_memory);
   this_exprs_.push_back(has_this ? called_on : nullptr);
-  inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame()});
+  inline_frames_.push_back(CallFrame{definition, args, this_exprs_.back(), current_frame(), result_object});
   if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
     for (const clang::CXXCtorInitializer* init : constructor->inits())
       initialise_member(init, this_object, body);
@@ -684,6 +703,7 @@ int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& 
                          std::vector<ir::StmtId>& out) {
   const int id = static_cast<int>(objects_.size());
   objects_.emplace_back();
+  objects_[id].name = name;
   add_members(id, record, name, where, out);
   return id;
 }
@@ -754,13 +774,94 @@ std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member)
 }
 
 /// Every member of `object` set to an opaque value (it was written by what the model does not
-/// follow: a copy from memory, a call's struct result ...).
-void Lowerer::forget(int object, const std::string& why, ir::SourceRange where,
-                     std::vector<ir::StmtId>& out) {
-  for (const auto& [field, local] : objects_[object].scalars)
-    out.push_back(k_.assign(
-        local, k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where), where));
-  for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
+/// follow: a copy from memory, a call's struct result ...). With `loads`, a copy from memory:
+/// each member's value is its own load's, where the copy loads it alone.
+void Lowerer::forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
+                     const ObjectCopy* loads) {
+  for (const auto& [field, local] : objects_[object].scalars) {
+    const ir::ExprId value =
+        k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where);
+    const auto load = loads != nullptr ? member_access(local, *loads) : std::nullopt;
+    if (load) link_load(value, *load, field->getType());  // where the load is the member's width
+    out.push_back(k_.assign(local, value, where));
+  }
+  for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out, loads);
+}
+
+/// The access among a copy's (record_object's, placed) that moves the member held by `local`:
+/// the copy's text and the member's path (".in.x", the local's name after the object's), or the
+/// part that holds it, moved whole (".in" of a 4-byte In). It moves the member alone where its
+/// width is the member's.
+std::optional<std::size_t> Lowerer::member_access(ir::LocalId local, const ObjectCopy& copy) const {
+  const std::string path = copy.text + k_.locals[local].name.substr(copy.prefix);
+  for (std::size_t i = copy.first; i < pending_->accesses.size(); ++i) {
+    const std::string& text = pending_->accesses[i].text;
+    const bool holds = text == path || path.compare(0, text.size() + 1, text + ".") == 0;
+    if (holds && pending_->accesses[i].base != ir::kNone) return i;
+  }
+  return std::nullopt;
+}
+
+/// The values a copy of `object` into memory stores: each member's, in the store that moves it
+/// alone.
+void Lowerer::store_members(int object, const ObjectCopy& copy, ir::SourceRange where) {
+  for (const auto& [field, local] : objects_[object].scalars) {
+    const ir::ScalarType type = k_.locals[local].type;
+    const auto store = member_access(local, copy);
+    if (!store || type == ir::ScalarType::Bool) continue;
+    ir::MemoryAccess& access = pending_->accesses[*store];
+    if (access.kind == ir::AccessKind::Store &&
+        access.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
+      access.value = k_.local(local, where);
+  }
+  for (const auto& [field, inner] : objects_[object].records) store_members(inner, copy, where);
+}
+
+/// The local holding `member` of a temporary (mk(t).b, P{t, 1}.a, mk(t).in.x): the temporary made
+/// before the statement, once (an expression lowered again reads the same object); nullopt for a
+/// member of anything else, or where the statement cannot run code before it (a loop's condition:
+/// a call there is refused).
+std::optional<ir::LocalId> Lowerer::temporary_member(const clang::MemberExpr* member) {
+  std::vector<const clang::FieldDecl*> path;  // innermost member last
+  const clang::Expr* base = member;
+  while (const auto* m = llvm::dyn_cast<clang::MemberExpr>(base)) {
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(m->getMemberDecl());
+    if (field == nullptr || m->isArrow()) return std::nullopt;
+    path.insert(path.begin(), field);
+    base = m->getBase()->IgnoreParenImpCasts();
+  }
+  const clang::Expr* value = object_value(base);
+  const clang::CXXRecordDecl* record = trackable(value->getType());
+  if (value->isGLValue() || record == nullptr || pending_ == nullptr || hoisted_ == nullptr ||
+      (no_hoist_ != nullptr && !llvm::isa<clang::CallExpr>(value)))
+    return std::nullopt;
+  auto found = pending_->temporaries.find(value);
+  if (found == pending_->temporaries.end()) {
+    std::vector<ir::StmtId> made;
+    const int object = temporary_object(record, value, text(value), made);
+    for (const ir::StmtId statement : made) hoist(value, statement);
+    found = pending_->temporaries.emplace(value, object).first;
+  }
+  int object = found->second;
+  for (std::size_t i = 0; i + 1 < path.size() && object != kUnknownObject; ++i) {
+    const auto inner = objects_[object].records.find(path[i]);
+    object = inner != objects_[object].records.end() ? inner->second : kUnknownObject;
+  }
+  if (object == kUnknownObject) return std::nullopt;
+  const auto local = objects_[object].scalars.find(path.back());
+  if (local == objects_[object].scalars.end()) return std::nullopt;
+  return local->second;
+}
+
+/// The object whose members `source`, copied into memory, holds: a tracked object, or a
+/// temporary made before the statement (where calls may run there); kUnknownObject otherwise.
+int Lowerer::stored_object(const clang::Expr* source) {
+  const clang::Expr* value = object_value(source);
+  const int object = object_of(value);
+  if (object != kUnknownObject || value->isGLValue() || hoisted_ == nullptr || no_hoist_ != nullptr)
+    return object;
+  const clang::CXXRecordDecl* record = trackable(value->getType());
+  return record != nullptr ? temporary_object(record, value, text(value), *hoisted_) : kUnknownObject;
 }
 
 void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
@@ -769,38 +870,114 @@ void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& o
   for (const auto& [field, inner] : objects_[object].records) zero(inner, where, out);
 }
 
-/// dst = src, member by member (a trivial or defaulted copy); from an untracked source, the
-/// members become opaque.
+/// dst = src, member by member (a trivial or defaulted copy): from a tracked object; from a
+/// temporary or a ?: (copy_temporary); from memory (copy_from_memory).
 void Lowerer::copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
-  const ir::SourceRange where = range(src);
-  const int from = object_of(src);
+  const clang::Expr* value = object_value(src);
+  const int from = object_of(value);
   if (from == kUnknownObject) {
-    if (!(is_memory(src) && record_object(ir::AccessKind::Load, src))) run_statement_parts(src, out);
-    forget(dst, "copied from " + text(src), where, out);
+    if (!value->isGLValue() || llvm::isa<clang::ConditionalOperator>(value)) {
+      copy_temporary(dst, value, out);
+    } else {
+      copy_from_memory(dst, src, out);
+    }
     return;
   }
-  if (from != dst) copy_between(dst, from, text(src), where, out);
+  if (from != dst) copy_between(dst, from, text(src), range(src), out);
+}
+
+/// dst = src where src is memory (or what the model does not hold): one load per member (as
+/// record_object splits the copy), each member's value its own load's; where the copy is not
+/// placed, opaque.
+void Lowerer::copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
+  const std::size_t first = pending_ != nullptr ? pending_->accesses.size() : 0;
+  const bool placed = is_memory(src) && record_object(ir::AccessKind::Load, src);
+  if (!placed) run_statement_parts(src, out);
+  const ObjectCopy loads{text(src), first, objects_[dst].name.size()};
+  forget(dst, "copied from " + text(src), range(src), out, placed ? &loads : nullptr);
+}
+
+/// dst = value, a class made whole before it is copied (a call returning it, braces, a ?: that
+/// may read dst): a temporary object initialised from it, then copied member by member.
+void Lowerer::copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out) {
+  const clang::CXXRecordDecl* record = trackable(value->getType());
+  if (record == nullptr) refuse_temporary(value);
+  copy_between(dst, temporary_object(record, value, text(value), out), text(value), range(value), out);
+}
+
+/// Refuses `value`, a temporary of a class the model does not make member by member.
+void Lowerer::refuse_temporary(const clang::Expr* value) const {
+  clang::PrintingPolicy policy(context_.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  refuse(value, "'" + text(value) + "' makes a " + value->getType().getUnqualifiedType().getAsString(policy) +
+                    " the model does not follow member by member: not supported");
+}
+
+/// A new object named `name` initialised from `value`: a temporary (one a reference is bound to,
+/// one a member function runs on, a copy's source made whole before it is copied).
+int Lowerer::temporary_object(const clang::CXXRecordDecl* record, const clang::Expr* value,
+                              const std::string& name, std::vector<ir::StmtId>& out) {
+  const int object = make_object(record, name, range(value), out);
+  initialise(object, value, out);
+  return object;
+}
+
+/// The object `e` makes or names, seen through parentheses, no-op casts (P{...} is a functional
+/// cast of its braces), a conversion (P(x) by a constructor, the call of an operator P()), a
+/// temporary's materialisation and binding, and a default argument or member initialiser.
+const clang::Expr* Lowerer::object_value(const clang::Expr* e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e)) {
+      e = cleanups->getSubExpr();
+    } else if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) {
+      e = bind->getSubExpr();
+    } else if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) {
+      e = temporary->getSubExpr();
+    } else if (const auto* argument = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) {
+      e = argument->getExpr();
+    } else if (const auto* member = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) {
+      e = member->getExpr();
+    } else if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e);
+               cast != nullptr && (cast->getCastKind() == clang::CK_NoOp ||
+                                   cast->getCastKind() == clang::CK_ConstructorConversion ||
+                                   cast->getCastKind() == clang::CK_UserDefinedConversion)) {
+      e = cast->getSubExpr();
+    } else {
+      return e;
+    }
+  }
 }
 
 /// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
-/// of another class, becomes opaque, described as `source`).
+/// of another class, becomes opaque, described as `source`). With `pick` (c ? x : y), each member
+/// from `from`'s where the pick's condition holds, from `pick->otherwise`'s elsewhere.
 void Lowerer::copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
-                           std::vector<ir::StmtId>& out) {
+                           std::vector<ir::StmtId>& out, const Pick* pick) {
   for (const auto& [field, local] : objects_[dst].scalars) {
-    const auto found = objects_[from].scalars.find(field);
-    out.push_back(k_.assign(local,
-                            found != objects_[from].scalars.end()
-                                ? k_.local(found->second, where)
-                                : k_.opaque(k_.locals[local].type, source, where),
-                            where));
+    const auto member = [&, field = field, local = local](int object) {
+      const auto found = objects_[object].scalars.find(field);
+      return found != objects_[object].scalars.end() ? k_.local(found->second, where)
+                                                     : k_.opaque(k_.locals[local].type, source, where);
+    };
+    ir::ExprId value = member(from);
+    if (pick != nullptr)
+      value = k_.select(k_.local(pick->condition, where), value, member(pick->otherwise), where);
+    out.push_back(k_.assign(local, value, where));
   }
   for (const auto& [field, inner] : objects_[dst].records) {
-    const auto found = objects_[from].records.find(field);
-    if (found != objects_[from].records.end()) {
-      copy_between(inner, found->second, source, where, out);
-    } else {
+    const auto inner_of = [&, field = field](int object) {
+      const auto found = objects_[object].records.find(field);
+      return found != objects_[object].records.end() ? found->second : kUnknownObject;
+    };
+    const int a = inner_of(from);
+    const int b = pick != nullptr ? inner_of(pick->otherwise) : a;
+    if (a == kUnknownObject || b == kUnknownObject) {
       forget(inner, "copied from " + source, where, out);
+      continue;
     }
+    const Pick inner_pick{pick != nullptr ? pick->condition : ir::kNone, b};
+    copy_between(inner, a, source, where, out, pick != nullptr ? &inner_pick : nullptr);
   }
 }
 
@@ -821,19 +998,17 @@ ir::ExprId Lowerer::value_into(const clang::Expr* e, ir::ScalarType type, std::v
   return value;
 }
 
-/// The object's initialisation from `init` (a constructor, a copy, braces, anything else).
+/// The object's initialisation from `init` (a constructor, a copy, braces, a call returning the
+/// class by value, a ?:, anything else): a temporary it makes is the object itself, as C++17's
+/// initialisation from a prvalue is; one the model cannot follow is refused.
 void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out) {
-  init = init->IgnoreParens();
-  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
-    init = cleanups->getSubExpr()->IgnoreParens();
-  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(init))
-    init = bind->getSubExpr()->IgnoreParens();
+  init = object_value(init);
   const ir::SourceRange where = range(init);
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
     const clang::CXXConstructorDecl* constructor = construct->getConstructor();
     if (construct->requiresZeroInitialization()) zero(object, where, out);
     if (constructor->isCopyOrMoveConstructor() && (constructor->isTrivial() || constructor->isDefaulted())) {
-      copy_object(object, construct->getArg(0), out);
+      initialise(object, construct->getArg(0), out);  // a copy of an object, a temporary or a ?:
       return;
     }
     if (constructor->isTrivial()) return;
@@ -851,21 +1026,92 @@ void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::St
     return;
   }
   if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
-    const auto* record = list->getType()->getAsCXXRecordDecl();
-    if (record != nullptr && record->getNumBases() == 0 && !list->getType()->isUnionType()) {
-      unsigned index = 0;
-      for (const clang::FieldDecl* field : record->fields()) {
-        if (index >= list->getNumInits()) break;
-        initialise_field(object, field, list->getInit(index++), out);
-      }
-      return;
-    }
+    initialise_list(object, list, out);
+    return;
   }
   if (llvm::isa<clang::ImplicitValueInitExpr>(init) || llvm::isa<clang::CXXScalarValueInitExpr>(init)) {
     zero(object, where, out);
     return;
   }
-  copy_object(object, init, out);
+  if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(init)) {
+    initialise_conditional(object, conditional, out);
+    return;
+  }
+  if (init->isGLValue()) {
+    copy_object(object, init, out);
+    return;
+  }
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(init);
+  if (call != nullptr && initialise_from_call(object, call, out)) return;
+  run_statement_parts(init, out);  // what it refuses itself (a lambda ...) says so first
+  refuse_temporary(init);
+}
+
+/// The object's initialisation from braces: its bases' and members' in order ({x} of its own
+/// class: from x).
+void Lowerer::initialise_list(int object, const clang::InitListExpr* list, std::vector<ir::StmtId>& out) {
+  if (list->getNumInits() == 1 &&
+      context_.hasSameUnqualifiedType(list->getInit(0)->getType(), list->getType())) {
+    initialise(object, list->getInit(0), out);
+    return;
+  }
+  const auto* record = list->getType()->getAsCXXRecordDecl();
+  if (record == nullptr || list->getType()->isUnionType()) refuse_temporary(list);
+  unsigned index = 0;
+  for (std::size_t i = 0; i < record->getNumBases() && index < list->getNumInits(); ++i)
+    initialise(object, list->getInit(index++), out);  // the base's members are the object's own
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (index >= list->getNumInits()) break;
+    initialise_field(object, field, list->getInit(index++), out);
+  }
+}
+
+/// The object's initialisation from a call returning its class by value (`mk(t)`, `x + y`): the
+/// __device__ function inlined, each of its `return`s initialising the object. False for a call
+/// the model does not inline.
+bool Lowerer::initialise_from_call(int object, const clang::CallExpr* call, std::vector<ir::StmtId>& out) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || !inlinable(callee) || in_group_namespace(callee)) return false;
+  check_callee(call, callee);
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  out.push_back(inline_call(call, callee, ir::kNone, object));
+  hoisted_ = outer;
+  return true;
+}
+
+/// The object's initialisation from `c ? x : y`: from x where c holds, from y elsewhere. Where
+/// neither arm runs code (calls, constructors), each member a select of the arms' (an arm the
+/// model does not follow made an object first, its loads made by the lanes that pick it); else
+/// an if, whose arm alone runs its calls.
+void Lowerer::initialise_conditional(int object, const clang::ConditionalOperator* conditional,
+                                     std::vector<ir::StmtId>& out) {
+  const ir::SourceRange where = range(conditional);
+  const clang::Expr* condition = conditional->getCond();
+  const clang::Expr* arms[2] = {conditional->getTrueExpr(), conditional->getFalseExpr()};
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  const ir::ExprId holds = lower_int(condition);
+  hoisted_ = outer;
+  const clang::CXXRecordDecl* record = trackable(conditional->getType());
+  if (record != nullptr && !calls_code(arms[0]) && !calls_code(arms[1])) {
+    int made[2];
+    for (int i = 0; i < 2; ++i) {
+      const GuardScope guard(*this, condition, i == 0);
+      made[i] = object_of(object_value(arms[i]));
+      if (made[i] == kUnknownObject) made[i] = temporary_object(record, arms[i], text(arms[i]), out);
+    }
+    const Pick pick{k_.add_local(text(condition), k_.exprs[holds].type, range(condition)), made[1]};
+    out.push_back(k_.declare(pick.condition, holds, range(condition)));
+    copy_between(object, made[0], text(conditional), where, out, &pick);
+    return;
+  }
+  std::vector<ir::StmtId> lanes[2];
+  for (int i = 0; i < 2; ++i) {
+    const GuardScope guard(*this, condition, i == 0);
+    initialise(object, arms[i], lanes[i]);
+  }
+  out.push_back(k_.if_(holds, k_.block(lanes[0], where), k_.block(lanes[1], where), where));
 }
 
 void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,

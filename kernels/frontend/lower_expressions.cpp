@@ -341,6 +341,8 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
 ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType type) {
   if (const auto local = field_local(member))
     return convert(k_.local(*local, range(member)), type, range(member));
+  if (const auto local = temporary_member(member))
+    return convert(k_.local(*local, range(member)), type, range(member));
   const clang::Expr* base = strip(member->getBase());
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
     if (call->getDirectCallee() != nullptr && in_group_namespace(call->getDirectCallee()))

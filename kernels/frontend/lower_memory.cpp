@@ -731,12 +731,21 @@ void Lowerer::record_unplaced(ir::AccessKind kind, const clang::Expr* lvalue) {
   pending_->accesses.push_back(copy);
 }
 
-/// Its store (when `a` is memory) and the load of `b` (when `b` is memory).
+/// Its store (when `a` is memory) and the load of `b` (when `b` is memory); where b is an object
+/// the model follows (a local, a temporary), the values its stores write are b's members.
 void Lowerer::object_store(const clang::CallExpr* call) {
   const clang::Expr* target = call->getArg(0);
   const clang::Expr* source = call->getArg(1);
-  if (!(is_memory(target) && record_object(ir::AccessKind::Store, target))) scan_work(target);
-  if (!(is_memory(source) && record_object(ir::AccessKind::Load, source))) scan_work(source);
+  const std::size_t first = pending_ != nullptr ? pending_->accesses.size() : 0;
+  const bool stored = is_memory(target) && record_object(ir::AccessKind::Store, target);
+  if (!stored) scan_work(target);
+  if (is_memory(source) && record_object(ir::AccessKind::Load, source)) return;
+  const int object = stored ? stored_object(source) : kUnknownObject;
+  if (object == kUnknownObject) {
+    scan_work(source);
+    return;
+  }
+  store_members(object, ObjectCopy{text(target), first, objects_[object].name.size()}, range(source));
 }
 
 }  // namespace warpdiv::frontend::detail::lowering

@@ -129,6 +129,10 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
           object_vars_[var] = object;
           continue;
         }
+        if (var->getInit() != nullptr && binds_temporary(var->getInit())) {  // const S& r = mk(t)
+          object_vars_[var] = temporary_object(record, var->getInit(), var->getNameAsString(), declared);
+          continue;
+        }
       } else {
         const ir::SourceRange where = range(var->getSourceRange());
         const int object = make_object(record, var->getNameAsString(), where, declared);
@@ -322,6 +326,12 @@ ir::StmtId Lowerer::lower_return(const clang::ReturnStmt* s) {
     refuse(s, "returning a reference to '" + text(value) +
                   "' is not supported (the model cannot follow writes through it)");
   if (value == nullptr) return k_.return_(ir::kNone, range(s));
+  if (const CallFrame* frame = current_frame(); frame != nullptr && frame->result != kUnknownObject) {
+    std::vector<ir::StmtId> returned;  // a class returned by value: the object the call initialises
+    initialise(frame->result, value, returned);
+    returned.push_back(k_.return_(ir::kNone, range(s)));
+    return k_.block(returned, range(s));
+  }
   if (call_stack_.size() > 1 && scalar_type(value->getType())) {
     return k_.return_(lower_int(value), range(s));
   }

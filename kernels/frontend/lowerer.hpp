@@ -176,6 +176,7 @@ class Lowerer {
   static constexpr int kUnknownObject = -1;
 
   struct Object {
+    std::string name;                                                  // its members' locals: name.member
     std::unordered_map<const clang::FieldDecl*, ir::LocalId> scalars;  // integer members
     std::unordered_map<const clang::FieldDecl*, int> records;          // member objects
   };
@@ -259,6 +260,8 @@ class Lowerer {
     /// The local holding each inlined call's result (inlined_result): an expression lowered again
     /// reads it, and the call runs once.
     std::map<const clang::CallExpr*, ir::LocalId> results;
+    /// The object made for each temporary whose member the statement reads (mk(t).b), likewise.
+    std::map<const clang::Expr*, int> temporaries;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -452,7 +455,8 @@ class Lowerer {
     const clang::FunctionDecl* definition;
     const std::vector<const clang::Expr*>& args;
     const clang::Expr* object;
-    const CallFrame* outer;  // the frame the arguments and object are written in; null: the caller's
+    const CallFrame* outer;       // the frame the arguments and object are written in; null: the caller's
+    int result = kUnknownObject;  // the object its `return` initialises (a class returned by value)
   };
   std::string space_written(const clang::Expr* target, const CallFrame* frame) const;
   bool may_write_space(const clang::Stmt* s, const std::string& space, const CallFrame& frame) const;
@@ -471,11 +475,12 @@ class Lowerer {
   static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
                                                         const clang::FunctionDecl* callee);
   static const clang::Expr* call_object(const clang::CallExpr* call);
-  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::LocalId result);
+  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::LocalId result,
+                         int result_object = kUnknownObject);
   std::string function_key(const clang::FunctionDecl& f) const;
   ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
                              const std::vector<const clang::Expr*>& args, ir::LocalId result,
-                             int this_object = kUnknownObject);
+                             int this_object = kUnknownObject, int result_object = kUnknownObject);
   const clang::CXXRecordDecl* trackable(clang::QualType type) const;
   static bool plain_layout(const clang::CXXRecordDecl* record);
   int make_object(const clang::CXXRecordDecl* record, const std::string& name, ir::SourceRange where,
@@ -485,11 +490,38 @@ class Lowerer {
   int object_of(const clang::Expr* e) const;
   int member_base_object(const clang::MemberExpr* member) const;
   std::optional<ir::LocalId> field_local(const clang::MemberExpr* member) const;
-  void forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out);
+  /// The accesses of a copy of an object from or to memory (record_object's): the memory's text,
+  /// the index of the first in the statement's accesses, and the length of the local object's
+  /// name in its members'.
+  struct ObjectCopy {
+    std::string text;
+    std::size_t first;
+    std::size_t prefix;
+  };
+  void forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out,
+              const ObjectCopy* loads = nullptr);
+  std::optional<std::size_t> member_access(ir::LocalId local, const ObjectCopy& copy) const;
+  void store_members(int object, const ObjectCopy& copy, ir::SourceRange where);
+  int stored_object(const clang::Expr* source);
+  std::optional<ir::LocalId> temporary_member(const clang::MemberExpr* member);
   void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
+  void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
+  void copy_temporary(int dst, const clang::Expr* value, std::vector<ir::StmtId>& out);
+  [[noreturn]] void refuse_temporary(const clang::Expr* value) const;
+  int temporary_object(const clang::CXXRecordDecl* record, const clang::Expr* value, const std::string& name,
+                       std::vector<ir::StmtId>& out);
+  static const clang::Expr* object_value(const clang::Expr* e);
+  bool initialise_from_call(int object, const clang::CallExpr* call, std::vector<ir::StmtId>& out);
+  void initialise_list(int object, const clang::InitListExpr* list, std::vector<ir::StmtId>& out);
+  void initialise_conditional(int object, const clang::ConditionalOperator* conditional,
+                              std::vector<ir::StmtId>& out);
+  struct Pick {  // c ? x : y, member by member: the local holding c, and y
+    ir::LocalId condition;
+    int otherwise;
+  };
   void copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
-                    std::vector<ir::StmtId>& out);
+                    std::vector<ir::StmtId>& out, const Pick* pick = nullptr);
   void run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out);
   ir::ExprId value_into(const clang::Expr* e, ir::ScalarType type, std::vector<ir::StmtId>& out);
   void initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out);

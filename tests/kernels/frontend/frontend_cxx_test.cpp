@@ -354,6 +354,219 @@ TEST_F(FrontendTest, WritesToAnObjectTheModelCannotFollowAreRefused) {
   }
 }
 
+/// How many statements of `kind` the model has on `line`.
+std::size_t statements_on(const ir::Kernel& k, std::uint32_t line, ir::StmtKind kind) {
+  std::size_t n = 0;
+  for (const auto& s : k.stmts) n += s.kind == kind && s.range.line == line ? 1 : 0;
+  return n;
+}
+
+// An object initialised from a temporary is that temporary, followed member by member as one
+// written with braces is: P{...}, a function or a free or member operator returning the class by
+// value (each `return` initialises it), P{p} of its own class, braces with a base, a const
+// reference bound to a temporary; an assignment from one copies it once it is whole.
+TEST_F(FrontendTest, AnObjectInitialisedFromATemporaryIsFollowedMemberByMember) {
+  const ir::Kernel k = load(R"(struct P { int a; int b; };
+struct D : P { int c; };
+__device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }
+__device__ P operator+(const P &x, const P &y) { P r; r.a = x.a + y.a; r.b = x.b + y.b; return r; }
+__device__ P pick(int t) { if (t % 4 == 0) return P{t, 100}; return mk(t + 1); }
+__device__ P swap(const P &p) { return P{p.b, p.a}; }
+struct Q { int v; __device__ Q(int x) : v(x) {} __device__ Q operator-(const Q &o) const { return Q(v - o.v); } };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  P w1 = P{t, 2 * t};
+  if (w1.b > 5) o[0] = 1;
+  P w2 = mk(t);
+  if (w2.b > 9) o[1] = 1;
+  P x{t, 0}, y{0, 3 * t};
+  P w3 = x + y;
+  if (w3.a + w3.b > 12) o[2] = 1;
+  P w4 = pick(t);
+  if (w4.b > 6) o[3] = 1;
+  Q q = Q(10) - Q(t);
+  if (q.v < 7) o[4] = 1;
+  w1 = swap(w1);
+  if (w1.b > 4) o[5] = 1;
+  const P &r = mk(t + 2);
+  if (r.a > 5) o[6] = 1;
+  P w5{mk(t)};
+  if (w5.b == 6) o[7] = 1;
+  D d{{t, 1}, 5};
+  if (d.a + d.c > 10) o[8] = 1;
+}
+)");
+  // 8 threads t = 0 .. 7, one warp of 8; every if below is divergent.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  const auto taken = [&](std::uint32_t line, std::uint64_t lanes) {
+    EXPECT_EQ(counts(r, statement_at(k, line, ir::StmtKind::If)),
+              (std::vector<std::uint64_t>{1, 1, 8, lanes}))
+        << "line " << line;
+  };
+  taken(5, 2);   // pick: t % 4 == 0 for t = 0, 4
+  taken(11, 5);  // w1.b = 2t > 5: t = 3 .. 7
+  taken(13, 3);  // w2.b = 2t > 9: t = 5, 6, 7
+  taken(16, 4);  // w3 = {t, 3t}: 4t > 12 for t = 4 .. 7
+  taken(18, 6);  // w4.b: 100 for t = 0, 4; else 2(t + 1) > 6 for t = 3, 5, 6, 7
+  taken(20, 4);  // q.v = 10 - t < 7: t = 4 .. 7
+  taken(22, 3);  // w1 = {2t, t} after the swap (not {2t, 2t}): t > 4 for t = 5, 6, 7
+  taken(24, 4);  // r.a = t + 2 > 5: t = 4 .. 7
+  taken(26, 1);  // w5.b = 2t == 6: t = 3
+  taken(28, 2);  // d.a + d.c = t + 5 > 10: t = 6, 7
+}
+
+// c ? x : y of two objects the model follows is a select of each member (no branch: a condition
+// the model cannot compute only makes the members unknown); of anything else an if, whose arm
+// alone runs its call.
+TEST_F(FrontendTest, AnObjectInitialisedFromAConditionalTakesTheArmItsLanePicks) {
+  const ir::Kernel k = load(R"(struct P { int a; int b; };
+__device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }
+__global__ void k(const int *in, int *o) {
+  int t = threadIdx.x;
+  P x{t, 0}, y{0, 3 * t};
+  P w = t % 2 ? x : y;
+  if (w.a + w.b > 3) o[0] = 1;
+  P v = t < 3 ? mk(t) : P{1, 1};
+  if (v.b > 2) o[1] = 1;
+  P u = in[t] > 0 ? x : y;
+  o[t] = u.a;
+  __shared__ P s[8];
+  s[t] = P{t, 2 * t};
+  __syncthreads();
+  P m = t % 2 ? s[t] : s[7 - t];
+  if (m.a > 3) o[2] = 1;
+  P z = in[t] > 0 ? s[t] : x;
+  o[t] = z.b;
+}
+)");
+  for (const std::uint32_t line : {6u, 10u, 15u, 17u})
+    EXPECT_EQ(statements_on(k, line, ir::StmtKind::If), 0u);
+  // 8 threads, one warp of 8. w: x = {t, 0} for odd t, t > 3 for t = 5, 7; y = {0, 3t} for even
+  // t, 3t > 3 for t = 2, 4, 6. v: mk(t) for t = 0, 1, 2, 2t > 2 for t = 2 alone; {1, 1} elsewhere.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, statement_at(k, 9, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  // m: s[t].a = t > 3 for odd t = 5, 7; s[7 - t].a = 7 - t > 3 for even t = 0, 2.
+  EXPECT_EQ(counts(r, statement_at(k, 16, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  // Each arm's loads, one a member, are made by the 4 lanes that pick it: 16 bytes each.
+  std::vector<std::string> loads;
+  for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+    if (k.accesses[i].range.line != 15) continue;
+    loads.push_back(k.accesses[i].text);
+    EXPECT_EQ(r.accesses.at(i).bytes, 16u) << k.accesses[i].text;
+  }
+  EXPECT_EQ(loads, (std::vector<std::string>{"s[t].a", "s[t].b", "s[7 - t].a", "s[7 - t].b"}));
+}
+
+// Undefined behaviour in an object made from a temporary is named where a thread meets it, as in
+// the object written with braces (the first form): w.a - 3 is 0 in thread 3.
+TEST_F(FrontendTest, UndefinedBehaviourInAnObjectMadeFromATemporaryIsNamed) {
+  const std::string head =
+      "struct P { int a; int b; };\n"
+      "__device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }\n"
+      "__device__ P operator+(const P &x, const P &y) { P r; r.a = x.a + y.a; r.b = x.b + y.b; return r; }\n"
+      "__global__ void k(int *o) {\n  int t = threadIdx.x;\n  P x{t, 0}, y{0, 2 * t};\n";
+  for (const std::string made : {"P w{t, 2 * t};", "P w = P{t, 2 * t};", "P w = mk(t);", "P w = x + y;"}) {
+    const ir::Kernel k = load(head + "  " + made + "\n  o[t] = 100 / (w.a - 3);\n}\n");
+    try {
+      ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+      ADD_FAILURE() << made << ": the division by zero was not named";
+    } catch (const InvalidInput& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.substr(what.find("k.cu:")),
+                "k.cu:8:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread "
+                "(3, 0, 0)")
+          << made;
+    }
+  }
+}
+
+// A copy of a whole object out of shared memory loads each member alone (P is 8 bytes of
+// alignment 4), and each member holds its own load's value, as s[i].a read alone does. 64
+// threads, two warps: s[i] = {i, {2i}}.
+TEST_F(FrontendTest, AnObjectCopiedFromSharedMemoryHoldsTheValuesLoaded) {
+  const ir::Kernel k = load(R"(struct In { int x; };
+struct P { int a; In in; };
+__global__ void k(int *o) {
+  __shared__ P s[64];
+  int t = threadIdx.x;
+  s[t].a = t; s[t].in.x = 2 * t;
+  __syncthreads();
+  P q = s[(t + 32) % 64];
+  if (q.a > 40) o[t] = 4;
+  if (q.in.x > 100) o[t] = 5;
+  q = s[(t + 16) % 64];
+  if (q.a > 60) o[t] = 6;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 32, {}));
+  // (t + 32) % 64 > 40 for t = 9 .. 31 (warp 0; warp 1 reads 0 .. 31).
+  EXPECT_EQ(counts(r, statement_at(k, 9, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 23}));
+  // 2 ((t + 32) % 64) > 100 for t = 19 .. 31.
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 13}));
+  // (t + 16) % 64 > 60 for t = 45, 46, 47 (warp 1; warp 0 reads 16 .. 47).
+  EXPECT_EQ(counts(r, statement_at(k, 12, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 3}));
+}
+
+// A copy of an object the model follows into shared memory stores each member alone, and each
+// store writes that member's value: a local (s[t] = x) or a temporary made before the statement
+// (u[t] = mk(63 - t)). 64 threads, two warps.
+TEST_F(FrontendTest, AnObjectStoredToSharedMemoryStoresItsMembersValues) {
+  const ir::Kernel k = load(R"(struct P { int a; int b; };
+__device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }
+__global__ void k(int *o) {
+  __shared__ P s[64], u[64];
+  int t = threadIdx.x;
+  P x{t, 3 * t};
+  s[t] = x;
+  u[t] = mk(63 - t);
+  __syncthreads();
+  if (s[(t + 1) % 64].b > 150) o[t] = 1;
+  if (u[t].a + u[t].b < 30) o[t] = 2;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 32, {}));
+  // 3 ((t + 1) % 64) > 150 for t + 1 = 51 .. 63: t = 50 .. 62, in warp 1.
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 13}));
+  // u[t] = {63 - t, 2 (63 - t)}: 3 (63 - t) < 30 for t = 54 .. 63, in warp 1.
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{2, 1, 64, 10}));
+}
+
+// A member of a temporary (mk(t).in.x, P{t, {1}}.a) is that member of an object made before the
+// statement, as a local's member is: a branch on it is counted and an address holding it placed.
+TEST_F(FrontendTest, AMemberOfATemporaryIsItsObjectsMember) {
+  const ir::Kernel k = load(R"(struct In { int x; };
+struct P { int a; In in; };
+__device__ P mk(int t) { P r; r.a = t; r.in.x = 2 * t; return r; }
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  if (mk(t).in.x > 5) o[0] = 1;
+  int v = P{t, {1}}.a + mk(t).a;
+  if (v > 4) o[1] = 1;
+  o[mk(t).a] = 2;
+}
+)");
+  ASSERT_EQ(k.accesses.size(), 3u);
+  EXPECT_EQ(k.accesses[2].range.line, 9u);
+  EXPECT_EQ(k.accesses[2].reason, "");
+  // 8 threads, one warp of 8: 2t > 5 and t + t > 4 for t = 3 .. 7; o[t] is 32 bytes in one sector.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(r.accesses.at(2).requests, 1u);
+  EXPECT_EQ(r.accesses.at(2).sectors, 1u);
+}
+
+// A temporary the model does not make member by member is refused, naming it and where it is.
+TEST_F(FrontendTest, ATemporaryTheModelCannotFollowIsRefused) {
+  EXPECT_PRED2(
+      warpdiv::testing::contains,
+      refusal("struct P { int a; int b; };\n__global__ void k(int *o) {\n  int t = threadIdx.x;\n"
+              "  P w = (t > 1, P{t, t});\n  o[t] = w.a;\n}\n"),
+      "k.cu:4:10: 't > 1, P{t, t}' makes a P the model does not follow member by member: not supported");
+}
+
 TEST_F(FrontendTest, MixedSignMinMaxCompareInTheResultType) {
   const ir::Kernel k = load(R"(
 __global__ void k(int* out, int n) {
