@@ -1095,14 +1095,29 @@ void Lowerer::initialise_conditional(int object, const clang::ConditionalOperato
   hoisted_ = outer;
   const clang::CXXRecordDecl* record = trackable(conditional->getType());
   if (record != nullptr && !calls_code(arms[0]) && !calls_code(arms[1])) {
+    const ir::LocalId picked = k_.add_local(text(condition), k_.exprs[holds].type, range(condition));
+    out.push_back(k_.declare(picked, holds, range(condition)));
     int made[2];
     for (int i = 0; i < 2; ++i) {
       const GuardScope guard(*this, condition, i == 0);
       made[i] = object_of(object_value(arms[i]));
-      if (made[i] == kUnknownObject) made[i] = temporary_object(record, arms[i], text(arms[i]), out);
+      if (made[i] != kUnknownObject) continue;
+      // A temporary's members computed in the lanes that pick its arm only (C++ evaluates that
+      // arm alone): each value a select on the condition, 0 in the other lanes.
+      std::vector<ir::StmtId> parts;
+      made[i] = temporary_object(record, arms[i], text(arms[i]), parts);
+      for (const ir::StmtId part : parts) {
+        ir::Stmt& st = k_.stmts[static_cast<std::size_t>(part)];
+        if ((st.kind == ir::StmtKind::Assign || st.kind == ir::StmtKind::Declare) && st.value != ir::kNone) {
+          const ir::ExprId none = k_.constant(k_.exprs[st.value].type, 0, st.range);
+          const ir::ExprId pick = k_.local(picked, st.range);
+          st.value =
+              i == 0 ? k_.select(pick, st.value, none, st.range) : k_.select(pick, none, st.value, st.range);
+        }
+        out.push_back(part);
+      }
     }
-    const Pick pick{k_.add_local(text(condition), k_.exprs[holds].type, range(condition)), made[1]};
-    out.push_back(k_.declare(pick.condition, holds, range(condition)));
+    const Pick pick{picked, made[1]};
     copy_between(object, made[0], text(conditional), where, out, &pick);
     return;
   }

@@ -418,6 +418,22 @@ __global__ void k(int *o) {
 // c ? x : y of two objects the model follows is a select of each member (no branch: a condition
 // the model cannot compute only makes the members unknown); of anything else an if, whose arm
 // alone runs its call.
+// Each temporary arm of c ? P{...} : P{...} is computed in the lanes that pick it alone, as C++
+// evaluates the chosen arm only: thread 3 takes P{7, 1} and never divides by t - 3. w.a + w.b > 10:
+// t != 3 gives 1 + 100 / (t - 3), at least 11 for t = 4 .. 13 (10 lanes; t < 3 negative, t = 14
+// gives 1 + 9); thread 3 gives 8. One warp of 32.
+TEST_F(FrontendTest, ATemporaryArmOfAConditionalRunsInTheLanesThatPickIt) {
+  const ir::Kernel k = load(R"(struct P { int a; int b; };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  P w = t != 3 ? P{1, 100 / (t - 3)} : P{7, 1};
+  if (w.a + w.b > 10) o[t] = 1;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 10}));
+}
+
 TEST_F(FrontendTest, AnObjectInitialisedFromAConditionalTakesTheArmItsLanePicks) {
   const ir::Kernel k = load(R"(struct P { int a; int b; };
 __device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }
