@@ -1,6 +1,7 @@
 // A compilation database's entry as Clang arguments (compile_database.hpp).
 #include "kernels/frontend/compile_database.hpp"
 
+#include <cctype>
 #include <clang/Tooling/JSONCompilationDatabase.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Allocator.h>
@@ -231,6 +232,14 @@ std::string response_text_problem(const std::string& content) {
       if (content[i + 1] == '\n') ++line;
       if (content[i + 1] != '\0') ++i;
     } else if (quote == 0 && (c == '"' || c == '\'')) {
+      // An argument that is only an empty quote: nvcc keeps it (an empty -I folder), LLVM's reader
+      // drops it and the flag before it would take the next argument.
+      const auto space = [&](std::size_t at) {
+        return at >= content.size() || std::isspace(static_cast<unsigned char>(content[at]));
+      };
+      if ((i == 0 || space(i - 1)) && i + 1 < content.size() && content[i + 1] == c && space(i + 2))
+        return "line " + std::to_string(line) + " gives an empty argument (" + std::string(2, c) +
+               "), which Clang would drop: give the value";
       quote = c;
       quote_line = line;
     } else if (c == quote) {

@@ -193,6 +193,24 @@ TEST_F(CompileDatabaseFiles, AResponseFileThatIsNotCleanTextOrAnAtWithNoNameIsRe
                 " of the compile command gives '@' with no response file's name after it");
 }
 
+// An argument that is only an empty quote, which nvcc keeps (an empty -I folder) and LLVM's reader
+// drops (the -I would take -DFAST), is refused with its line; quotes inside an argument are not.
+TEST_F(CompileDatabaseFiles, AnEmptyQuotedArgumentInAResponseFileIsRefused) {
+  write("e.rsp", "-DA\n-I \"\" -DFAST\n");
+  EXPECT_EQ(
+      refusal({"nvcc", "--options-file", "e.rsp"}, dir_.string()),
+      "the response file " + (dir_ / "e.rsp").string() +
+          " of the compile command: line 2 gives an empty argument (\"\"), which Clang would drop: give the "
+          "value");
+  write("s.rsp", "-I\n''\n");
+  EXPECT_EQ(refusal({"nvcc", "@s.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "s.rsp").string() +
+                " of the compile command: line 2 gives an empty argument (''), which Clang would drop: give "
+                "the value");
+  write("q.rsp", "-DA=\"\" -DB=''x -I\"\"inc\n");
+  EXPECT_EQ(refusal({"nvcc", "@q.rsp"}, dir_.string()), "");
+}
+
 /// The message of the InvalidInput that database_arguments throws for dir_'s database ("" if none).
 std::string database_refusal(const std::string& dir) {
   try {
