@@ -11,10 +11,11 @@
 
 namespace warpdiv::frontend::detail::lowering {
 
-/// A local array initialised by a list of scalars (`int idx[4] = {3, 1, 2, 0}`): one store per
-/// element (missing ones 0, as C++ value-initialises them), so that the model can follow the
-/// array by value. Another initialiser of a local array is a write the model cannot place (the
-/// array is then not followed). False for anything else.
+/// A local array initialised by braces (`int idx[4] = {3, 1, 2, 0}`, `float2 acc[2]{}`,
+/// `A a[2] = {{1, 2}, {3, 4}}`): one store per scalar of every element, members at their offsets
+/// (missing ones 0, as C++ value-initialises them), so that the model can follow the array by
+/// value. Another initialiser of a local array is a write the model cannot place (the array is
+/// then not followed). False for anything else.
 bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s,
                                       std::vector<ir::StmtId>& declared) {
   if (var->hasGlobalStorage() || var->hasAttr<clang::CUDASharedAttr>() || var->getInit() == nullptr ||
@@ -29,11 +30,9 @@ bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::St
       construct->getConstructor()->isDefaultConstructor() && !construct->requiresZeroInitialization())
     return false;
   const ir::SourceRange where = range(var->getSourceRange());
-  const auto element = scalar_type(array->getElementType());
   const auto* list = llvm::dyn_cast<clang::InitListExpr>(var->getInit()->IgnoreParens());
-  const std::uint64_t n = array->getSize().getZExtValue();
-  if (!element || *element == ir::ScalarType::Bool || list == nullptr || n > 1024 ||
-      list->getNumInits() > n) {
+  std::vector<InitialisedScalar> scalars;
+  if (list == nullptr || !initialised_scalars(var->getType(), list, 0, var->getNameAsString(), scalars)) {
     scan_work(var->getInit());
     ir::MemoryAccess a;
     a.kind = ir::AccessKind::Store;
@@ -44,24 +43,72 @@ bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::St
     declared.push_back(k_.work(text(s), where));
     return true;
   }
-  const auto width = static_cast<std::uint32_t>(std::max(1, ir::bit_width(*element) / 8));
   const std::int32_t base = variable_base(var);
-  for (std::uint64_t i = 0; i < n; ++i) {
+  for (const InitialisedScalar& x : scalars) {
     ir::MemoryAccess a;
     a.kind = ir::AccessKind::Store;
     a.space = ir::AddressSpace::Local;
     a.base = base;
-    a.width = width;
-    a.text = var->getNameAsString() + "[" + std::to_string(i) + "]";
+    a.width = static_cast<std::uint32_t>(std::max(1, ir::bit_width(x.type) / 8));
+    a.text = x.text;
     a.range = where;
-    a.value = i < list->getNumInits()
-                  ? convert(lower_int(list->getInit(static_cast<unsigned>(i))), *element, where)
-                  : k_.constant(*element, 0, where);
-    a.offset = offset_expr(Offset{ir::kNone, static_cast<std::int64_t>(i * width)}, where);
+    a.value = x.init != nullptr ? convert(lower_int(x.init), x.type, where) : k_.constant(x.type, 0, where);
+    a.offset = offset_expr(Offset{ir::kNone, x.offset}, where);
     a.guard = guard_expr(guards_, where);
     pending_->accesses.push_back(a);
   }
   declared.push_back(k_.work(text(s), where));
+  return true;
+}
+
+/// The scalars of an object of `type` at byte `offset` that braces `init` initialise (null: value-
+/// initialised, 0), into `out`, named from `name`: an array's elements, a struct's members (no
+/// bases, unions or bit-fields), each a scalar, an array or such a struct. False for another
+/// type or initialiser, or past 4,096 scalars.
+bool Lowerer::initialised_scalars(clang::QualType type, const clang::Expr* init, std::int64_t offset,
+                                  const std::string& name, std::vector<InitialisedScalar>& out) {
+  if (init != nullptr) {
+    init = init->IgnoreParens();
+    if (llvm::isa<clang::ImplicitValueInitExpr>(init)) init = nullptr;
+  }
+  const auto* list = init != nullptr ? llvm::dyn_cast<clang::InitListExpr>(init) : nullptr;
+  if (const auto scalar = scalar_type(type); scalar && *scalar != ir::ScalarType::Bool) {
+    if (list != nullptr) {
+      if (list->getNumInits() > 1) return false;
+      init = list->getNumInits() == 1 ? list->getInit(0) : nullptr;  // {v} or {}
+    }
+    if (out.size() >= 4096) return false;
+    out.push_back(InitialisedScalar{offset, *scalar, init, name});
+    return true;
+  }
+  if (init != nullptr && list == nullptr) return false;
+  if (const clang::ConstantArrayType* array = context_.getAsConstantArrayType(type)) {
+    const std::uint64_t n = array->getSize().getZExtValue();
+    const std::int64_t size = context_.getTypeSizeInChars(array->getElementType()).getQuantity();
+    if (list != nullptr && list->getNumInits() > n) return false;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const clang::Expr* item =
+          list != nullptr && i < list->getNumInits() ? list->getInit(static_cast<unsigned>(i)) : nullptr;
+      if (out.size() >= 4096 ||
+          !initialised_scalars(array->getElementType(), item, offset + static_cast<std::int64_t>(i) * size,
+                               name + "[" + std::to_string(i) + "]", out))
+        return false;
+    }
+    return true;
+  }
+  const auto* record = type->getAsCXXRecordDecl();
+  if (record == nullptr || record->isUnion() || record->getNumBases() != 0 || !record->hasDefinition())
+    return false;
+  const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(record);
+  unsigned index = 0;
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (field->isBitField()) return false;
+    const clang::Expr* item = list != nullptr && index < list->getNumInits() ? list->getInit(index) : nullptr;
+    const auto at = static_cast<std::int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8);
+    if (!initialised_scalars(field->getType(), item, offset + at, name + "." + field->getNameAsString(), out))
+      return false;
+    ++index;
+  }
   return true;
 }
 

@@ -562,6 +562,14 @@ class Lowerer {
   // lower_memory.cpp
   bool local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s,
                                std::vector<ir::StmtId>& declared);
+  struct InitialisedScalar {  // a scalar of a local array its braces initialise
+    std::int64_t offset;
+    ir::ScalarType type;
+    const clang::Expr* init;  // null: 0
+    std::string text;         // a[1].y
+  };
+  bool initialised_scalars(clang::QualType type, const clang::Expr* init, std::int64_t offset,
+                           const std::string& name, std::vector<InitialisedScalar>& out);
   ir::ExprId i64(std::int64_t value, ir::SourceRange where);
   ir::ExprId offset_expr(const Offset& o, ir::SourceRange where);
   Offset add(Offset a, const Offset& b, ir::SourceRange where);

@@ -927,6 +927,41 @@ __global__ void k(int *o) {
       32u);
 }
 
+// Arrays of structs and of arrays initialised by braces are stored member by member (missing
+// ones 0): a[t % 3].x in thread 2 writes past the end (byte 16 = element 4 of the 4 floats);
+// a[1].x + a[0].y = 3 + 2 > 4.5 in all 32 lanes; b[1][1] + b[0][2] = 0 + 3 == 3 in all 32;
+// a[1].y = t > 10 in 21 lanes (t = 11 .. 31) after `= {}`.
+TEST_F(SharedValues, ArraysOfStructsInitialisedByBracesAreFollowed) {
+  const ir::Kernel past = load(R"(struct A { float x, y; };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  A a[2] = {{1, 2}, {3, 4}};
+  a[t % 3].x = 1.0f;
+  o[t] = (int)a[0].x;
+}
+)");
+  EXPECT_EQ(
+      error(past, launch(past, 32)),
+      "k.cu:5:3: out of bounds: 'a[t % 3].x' writes element 4 of 'a', which holds 4 elements of 4 bytes "
+      "(0 to 3), in block (0, 0, 0), thread (2, 0, 0)");
+  const ir::Kernel values = load(R"(struct A { float x, y; };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  A a[2] = {{1, 2}, {3, 4}};
+  if (a[1].x + a[0].y > 4.5f) o[t] = 1;
+  int b[2][3] = {{1, 2, 3}, {4}};
+  if (b[1][1] + b[0][2] == 3) o[t] = 2;
+  A c[2] = {};
+  c[1].y = t;
+  if (c[1].y > 10.0f) o[t] = 3;
+}
+)");
+  const ir::ReplayResult r = run(values, launch(values, 32));
+  EXPECT_EQ(r.statements[statement_at(values, 5, ir::StmtKind::If)].taken_lanes, 32u);
+  EXPECT_EQ(r.statements[statement_at(values, 7, ir::StmtKind::If)].taken_lanes, 32u);
+  EXPECT_EQ(r.statements[statement_at(values, 10, ir::StmtKind::If)].taken_lanes, 21u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Atomics on shared memory.
 
