@@ -283,14 +283,14 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
   return nullptr;
 }
 
-// CompiledAccess::turns of a shared atomic on 32-bit integers, as nvcc 13 compiles it for sm_90
-// and an H200 runs it (data/validation/atomics/nvidia-h200-shared): ATOMS, whose lanes on one
-// word take turns (1; ATOMS.CAS 2 wavefronts a turn), but an increment by 1 whose result is unused
-// (ATOMS.POPC.INC: the lanes on one word add their count at once). Others (float and 64-bit
-// atomics, which nvcc makes compare-and-swap loops, loads and stores): 0.
+// CompiledAccess::turns of a 4-byte shared atomic, as nvcc 13 compiles it for sm_90 and an H200
+// runs it (data/validation/atomics/nvidia-h200-shared): ATOMS, whose lanes on one word take turns
+// (1; ATOMS.CAS 2 wavefronts a turn; a float's exchange is ATOMS.EXCH too), but an increment by 1
+// whose result is unused (ATOMS.POPC.INC: the lanes on one word add their count at once). Others
+// (a float's add, which nvcc makes a compare-and-swap loop, 64-bit atomics, loads and stores): 0.
 int shared_atomic_turns(const Kernel& k, const MemoryAccess& a, const std::vector<bool>& results_used) {
   if (a.space != AddressSpace::Shared || a.kind != AccessKind::Atomic || a.width != 4 || a.value == kNone ||
-      is_floating(k.exprs[static_cast<std::size_t>(a.value)].type))
+      (is_floating(k.exprs[static_cast<std::size_t>(a.value)].type) && a.atomic != AtomicOp::Exch))
     return 0;
   if (a.atomic == AtomicOp::Cas) return 2;
   if (a.atomic == AtomicOp::Other) return 0;

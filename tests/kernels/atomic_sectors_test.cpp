@@ -186,12 +186,15 @@ class AtomicSectorsByHand : public SnippetTest {
 // class engine and native code count it too): atomicAdd(&h[t % 16], in[t]) puts 2 lanes of a warp
 // on each of 16 words in 16 banks: 2 turns, 2 wavefronts and 1 conflict a request, 2 warps. The
 // same add of the constant 1 (ATOMS.POPC.INC) shares each word: 1 wavefront, no conflict; a
-// compare-and-swap takes 2 wavefronts a turn, its turns beyond the first conflicts: 4 and 1.
+// compare-and-swap takes 2 wavefronts a turn, its turns beyond the first conflicts: 4 and 1; a
+// float's exchange (ATOMS.EXCH) takes turns as an int's does.
 TEST_F(AtomicSectorsByHand, SharedAtomicsTakeTurnsOnAWord) {
-  const auto figures = [&](const std::string& atomic, sim::Engine e) {
+  const auto figures = [&](const std::string& atomic, sim::Engine e, const std::string& type = "int") {
     const ir::Kernel k = load(
         "__global__ void k(int *o, const int *in) {\n"
-        "  __shared__ int h[16];\n"
+        "  __shared__ " +
+        type +
+        " h[16];\n"
         "  int t = threadIdx.x;\n"
         "  if (t < 16) h[t] = in[t];\n"
         "  __syncthreads();\n"
@@ -217,6 +220,8 @@ TEST_F(AtomicSectorsByHand, SharedAtomicsTakeTurnsOnAWord) {
     EXPECT_EQ(figures("atomicAdd(&h[t % 16], in[t])", e), (std::vector<sim::Count>{2, 4, 2}));
     EXPECT_EQ(figures("atomicAdd(&h[t % 16], 1)", e), (std::vector<sim::Count>{2, 2, 0}));
     EXPECT_EQ(figures("atomicCAS(&h[t % 16], 0, in[t])", e), (std::vector<sim::Count>{2, 8, 2}));
+    EXPECT_EQ(figures("atomicExch(&h[t % 16], (float)in[t])", e, "float"),
+              (std::vector<sim::Count>{2, 4, 2}));
   }
 }
 
