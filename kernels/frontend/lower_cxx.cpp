@@ -853,6 +853,34 @@ std::optional<ir::LocalId> Lowerer::temporary_member(const clang::MemberExpr* me
   return local->second;
 }
 
+/// The item of braces that initialises `member` of a temporary made from them (P{t, 1}.a: t;
+/// null: a member the braces leave out, 0), through members of members; nullopt where the
+/// temporary is not made by braces alone (a constructor, a call) or the item is not found.
+std::optional<const clang::Expr*> Lowerer::braced_member(const clang::MemberExpr* member) {
+  const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  if (field == nullptr || member->isArrow()) return std::nullopt;
+  const clang::Expr* base = object_value(member->getBase()->IgnoreParenImpCasts());
+  const clang::Expr* init = nullptr;
+  if (const auto* outer = llvm::dyn_cast<clang::MemberExpr>(base)) {
+    const std::optional<const clang::Expr*> whole = braced_member(outer);
+    if (!whole || *whole == nullptr) return whole;
+    base = object_value(*whole);
+  }
+  const auto* list = llvm::dyn_cast<clang::InitListExpr>(base);
+  const auto* record = list != nullptr ? list->getType()->getAsCXXRecordDecl() : nullptr;
+  if (record == nullptr || record->isUnion() || record->getNumBases() != 0) return std::nullopt;
+  unsigned index = 0;
+  for (const clang::FieldDecl* f : record->fields()) {
+    if (f == field) {
+      init = index < list->getNumInits() ? list->getInit(index) : nullptr;
+      if (init != nullptr && llvm::isa<clang::ImplicitValueInitExpr>(init->IgnoreParens())) init = nullptr;
+      return init;
+    }
+    ++index;
+  }
+  return std::nullopt;
+}
+
 /// The object whose members `source`, copied into memory, holds: a tracked object, or a
 /// temporary made before the statement (where calls may run there); kUnknownObject otherwise.
 int Lowerer::stored_object(const clang::Expr* source) {

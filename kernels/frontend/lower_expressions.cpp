@@ -343,6 +343,11 @@ ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType
     return convert(k_.local(*local, range(member)), type, range(member));
   if (const auto local = temporary_member(member))
     return convert(k_.local(*local, range(member)), type, range(member));
+  if (no_hoist_ != nullptr) {  // P{t, 1}.a where nothing runs before the statement: its braces' item
+    if (const std::optional<const clang::Expr*> item = braced_member(member))
+      return *item != nullptr ? convert(lower_int(*item), type, range(member))
+                              : k_.constant(type, 0, range(member));
+  }
   const clang::Expr* base = strip(member->getBase());
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
     if (call->getDirectCallee() != nullptr && in_group_namespace(call->getDirectCallee()))

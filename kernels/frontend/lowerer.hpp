@@ -504,6 +504,7 @@ class Lowerer {
   void store_members(int object, const ObjectCopy& copy, ir::SourceRange where);
   int stored_object(const clang::Expr* source);
   std::optional<ir::LocalId> temporary_member(const clang::MemberExpr* member);
+  std::optional<const clang::Expr*> braced_member(const clang::MemberExpr* member);
   void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_from_memory(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);

@@ -434,6 +434,27 @@ __global__ void k(int *o) {
   EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 10}));
 }
 
+// A member of braces where nothing can run before the statement (the right operand of &&, an arm
+// of ?: in a condition, a loop's condition) is its braces' item: P{t, 1}.a > 5 holds for t = 6
+// .. 63, and t > 1 && ... for the same 58 lanes; thread 3 never divides by t - 3 (t != 3 first):
+// 100 / (t - 3) > 0 for t = 4 .. 63 (60 lanes of 64, t < 3 negative); the loop runs while t < 40.
+TEST_F(FrontendTest, AMemberOfBracesInAConditionIsItsItem) {
+  const ir::Kernel k = load(R"(struct P { int a; int b; };
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  if (t > 1 && P{t, 1}.a > 5) o[t] = 1;
+  if (t > 1 ? P{t, 1}.a > 5 : false) o[t] = 2;
+  if (t != 3 && P{1, 100 / (t - 3)}.b > 0) o[t] = 3;
+  while (t < 64 && P{t, 1}.a < 40) t += 32;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 32, {}));
+  EXPECT_EQ(r.statements[statement_at(k, 4, ir::StmtKind::If)].taken_lanes, 58u);
+  EXPECT_EQ(r.statements[statement_at(k, 5, ir::StmtKind::If)].taken_lanes, 58u);
+  EXPECT_EQ(r.statements[statement_at(k, 6, ir::StmtKind::If)].taken_lanes, 60u);
+  EXPECT_EQ(r.statements[statement_at(k, 7, ir::StmtKind::Loop)].taken_lanes, 48u);  // 40, then 8
+}
+
 TEST_F(FrontendTest, AnObjectInitialisedFromAConditionalTakesTheArmItsLanePicks) {
   const ir::Kernel k = load(R"(struct P { int a; int b; };
 __device__ P mk(int t) { P r; r.a = t; r.b = 2 * t; return r; }
