@@ -587,8 +587,9 @@ class Probe {
 
 // ---- Loops a thread's values count
 
-/// `local = local + c` or `local - c` (c a constant, casts around either allowed): c, signed.
-std::optional<Wide> constant_step(const Kernel& k, const Stmt& s) {
+/// `local = local + c` or `local - c` (c a constant or a scalar parameter of the launch `l`, casts
+/// around either allowed): c, signed.
+std::optional<Wide> constant_step(const Kernel& k, const Launch& l, const Stmt& s) {
   if (s.kind != StmtKind::Assign || s.value == kNone) return std::nullopt;
   ExprId e = s.value;
   while (k.exprs[static_cast<std::size_t>(e)].kind == ExprKind::Cast)
@@ -604,9 +605,17 @@ std::optional<Wide> constant_step(const Kernel& k, const Stmt& s) {
       c = k.exprs[static_cast<std::size_t>(c)].operands[0];
     const Expr& ve = k.exprs[static_cast<std::size_t>(v)];
     const Expr& ce = k.exprs[static_cast<std::size_t>(c)];
-    if (ve.kind != ExprKind::Local || ve.index != s.local || ce.kind != ExprKind::Constant) continue;
+    const bool parameter = ce.kind == ExprKind::Param &&
+                           static_cast<std::size_t>(ce.index) < l.arguments.size() &&
+                           k.parameters[static_cast<std::size_t>(ce.index)].scalar;
+    if (ve.kind != ExprKind::Local || ve.index != s.local || (ce.kind != ExprKind::Constant && !parameter))
+      continue;
     if (side == 1 && x.binary_op == BinaryOp::Sub) return std::nullopt;
-    const Wide value = math(ce.type, ce.constant);
+    const Wide value =
+        math(ce.type, parameter ? normalise(ce.type, l.arguments[static_cast<std::size_t>(ce.index)].bits)
+                                : ce.constant);
+    if (!fits(k.locals[static_cast<std::size_t>(s.local)].type, value))
+      return std::nullopt;  // not kept by a cast
     return x.binary_op == BinaryOp::Sub ? -value : value;
   }
   return std::nullopt;
@@ -777,7 +786,7 @@ std::optional<CountedLoop> Probe::shape_of(StmtId id) const {
   for (const auto& [st, nested] : exits.writes) {
     const Stmt& w = k_.stmts[static_cast<std::size_t>(st)];
     if (w.local != shape.var) continue;
-    const std::optional<Wide> c = constant_step(k_, w);
+    const std::optional<Wide> c = constant_step(k_, l_, w);
     if (nested || !c || *c == 0) return std::nullopt;
     shape.step = *c;
     ++changes;

@@ -404,6 +404,27 @@ __global__ void k(int* o) {
   }
 }
 
+// The same loop stepped by a parameter of the launch (st = 1): its trip count is the same, and so
+// is the lowest block that overflows, 1,953.
+TEST_F(PreRunTest, ALoopSteppedByAParameterIsSteppedOverToo) {
+  const Kernel k = load(R"(
+__global__ void k(int* o, int st) {
+  int x = 0;
+  for (int i = 0; i < blockIdx.x; i += st) x += 1100000;
+  o[threadIdx.x] = x;
+}
+)");
+  const std::string named = dir_.string() +
+                            "/k.cu:4:44: undefined behaviour: signed overflow in '+' (int32) in "
+                            "block (1953, 0, 0), thread (0, 0, 0)";
+  for (const std::uint32_t grid : {2000u, 4096u}) {
+    SCOPED_TRACE(grid);
+    const Launch l = launch(k, {grid, 1, 1}, {32, 1, 1}, 1);
+    EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
+    EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), named);
+  }
+}
+
 // From i = -5 compared as unsigned (4,294,967,291) against blockIdx.x the loop never runs: no
 // block overflows. Counted from -5 as a signed value it would run b + 5 times and pass 2^31 - 1
 // from block 1,948 on.
