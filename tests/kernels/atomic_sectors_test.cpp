@@ -222,6 +222,11 @@ TEST_F(AtomicSectorsByHand, SharedAtomicsTakeTurnsOnAWord) {
     EXPECT_EQ(figures("atomicCAS(&h[t % 16], 0, in[t])", e), (std::vector<sim::Count>{2, 8, 2}));
     EXPECT_EQ(figures("atomicExch(&h[t % 16], (float)in[t])", e, "float"),
               (std::vector<sim::Count>{2, 4, 2}));
+    // An increment nvcc folds to 1 (1 converted to unsigned, a local set once to 1) is one too.
+    EXPECT_EQ(figures("atomicAdd(&h[t % 16], 1)", e, "unsigned int"), (std::vector<sim::Count>{2, 2, 0}));
+    EXPECT_EQ(figures("const int one = 1; atomicAdd(&h[t % 16], one)", e),
+              (std::vector<sim::Count>{2, 2, 0}));
+    EXPECT_EQ(figures("int two = 2; atomicAdd(&h[t % 16], two - 1)", e), (std::vector<sim::Count>{2, 2, 0}));
   }
 }
 

@@ -159,15 +159,22 @@ TEST(ModelLimits, ExpressionNestingPastTheLimitIsRefused) {
 
 // for (int i = 0; i < n; i += s) {}: with s = 0 every warp's state repeats from the first
 // iteration on.
-Kernel stepped_loop() {
+// for (i = 0; i < n; i += s), or (`through_local`) with s copied to a local first, a step the
+// probes do not count iterations of (they step over loops stepped by a constant or a parameter).
+Kernel stepped_loop(bool through_local = false) {
   Kernel k;
   const std::int32_t s = k.add_parameter("s", I);
   const std::int32_t n = k.add_parameter("n", I);
   const LocalId i = k.add_local("i", I);
+  const LocalId st = k.add_local("st", I);
   const StmtId init = k.declare(i, k.constant(I, 0));
-  const StmtId step = k.assign(i, k.binary(BinaryOp::Add, k.local(i), k.param(s)));
+  const ExprId by = through_local ? k.local(st) : k.param(s);
+  const StmtId step = k.assign(i, k.binary(BinaryOp::Add, k.local(i), by));
   const ExprId test = k.binary(BinaryOp::Lt, k.local(i), k.param(n));
-  k.root = k.block({k.loop(LoopKind::For, init, test, step, k.work("out[t] += i"), line(4))});
+  std::vector<StmtId> body;
+  if (through_local) body.push_back(k.declare(st, k.param(s)));
+  body.push_back(k.loop(LoopKind::For, init, test, step, k.work("out[t] += i"), line(4)));
+  k.root = k.block(body);
   return named(std::move(k));
 }
 
@@ -193,7 +200,9 @@ TEST(ModelLimits, ALongLoopStopsAtTheBudgetNamingTheLoop) {
   // for (i = 0; i < n; i += 1) with n = 2^30: three evaluations an iteration (test, body, step)
   // and a state that never repeats; with a budget of 100,000 the replay stops inside the loop
   // (the budget is looked at every 16,384 iterations: after 49,152, about 147,000 evaluations).
-  const Kernel k = stepped_loop();
+  // The step goes through a local: the probes would refuse a step by the parameter itself at
+  // once (3 x 2^30 + 3 evaluations at least, ir_prerun's tests).
+  const Kernel k = stepped_loop(true);
   Launch l = one_block(32);
   l.arguments = {Value::of(I, 1), Value::of(I, 1 << 30)};
   ReplayOptions o;
