@@ -327,10 +327,10 @@ ir::StmtId Lowerer::lower_return(const clang::ReturnStmt* s) {
                   "' is not supported (the model cannot follow writes through it)");
   if (value == nullptr) return k_.return_(ir::kNone, range(s));
   if (const CallFrame* frame = current_frame(); frame != nullptr && frame->result != kUnknownObject) {
-    std::vector<ir::StmtId> returned;  // a class returned by value: the object the call initialises
-    initialise(frame->result, value, returned);
-    returned.push_back(k_.return_(ir::kNone, range(s)));
-    return k_.block(returned, range(s));
+    std::vector<ir::StmtId> made;  // a class returned by value: the object the call initialises
+    initialise(frame->result, value, made);
+    made.push_back(k_.return_(ir::kNone, range(s)));
+    return k_.block(made, range(s));
   }
   if (call_stack_.size() > 1 && scalar_type(value->getType())) {
     return k_.return_(lower_int(value), range(s));

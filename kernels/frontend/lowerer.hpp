@@ -2,7 +2,8 @@
 // state and its methods, which are defined by concern across lower.cpp (the walk's entry, source
 // locations, the kernel's parameters), lower_statements.cpp, lower_expressions.cpp, lower_calls.cpp
 // (the CUDA built-ins, from the table in lower_builtins.def), lower_cxx.cpp (inlined functions,
-// references, objects), lower_groups.cpp (cooperative groups), lower_memory.cpp (memory accesses),
+// references, objects), lower_objects.cpp (objects made from temporaries, whole copies),
+// lower_groups.cpp (cooperative groups), lower_memory.cpp (memory accesses),
 // lower_pointers.cpp (pointers followed by value) and lower_work.cpp (opaque values and work).
 // Private to the front-end (Clang types throughout); lower.hpp is the interface.
 #pragma once
@@ -502,6 +503,7 @@ class Lowerer {
               const ObjectCopy* loads = nullptr);
   std::optional<std::size_t> member_access(ir::LocalId local, const ObjectCopy& copy) const;
   void store_members(int object, const ObjectCopy& copy, ir::SourceRange where);
+  // lower_objects.cpp
   int stored_object(const clang::Expr* source);
   std::optional<ir::LocalId> temporary_member(const clang::MemberExpr* member);
   std::optional<const clang::Expr*> braced_member(const clang::MemberExpr* member);

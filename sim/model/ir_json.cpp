@@ -662,6 +662,35 @@ std::string to_json(const Kernel& kernel) {
   return doc.dump(2) + "\n";
 }
 
+namespace {
+
+// A kernel parameter's object (its name's uniqueness is the kernel's to check).
+Parameter read_parameter(const Reader& p) {
+  Parameter param;
+  param.name = p.at("name").string();
+  param.scalar = p.at("scalar").boolean();
+  if (param.scalar) param.type = p.at("type").type();
+  if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
+  if (p.has("element_bytes"))
+    param.element_bytes = static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
+  if (p.has("element_type")) param.element_type = p.at("element_type").string();
+  if (const int bytes = scalar_c_type_bytes(param.element_type);
+      bytes != 0 && param.element_bytes != 0 && param.element_bytes != static_cast<std::uint64_t>(bytes))
+    bad(p.at("element_bytes").path(), "element_bytes is " + std::to_string(bytes) + " for element_type " +
+                                          quote_value(param.element_type) + " (got " +
+                                          std::to_string(param.element_bytes) + ")");
+  if (p.has("floating")) {
+    const Reader f = p.at("floating");
+    param.floating = static_cast<int>(f.integer(0, 64));
+    if (param.scalar || (param.floating != 32 && param.floating != 64))
+      bad(f.path(), "floating is 32 or 64, on a parameter that is not scalar (got " +
+                        std::to_string(param.floating) + ")");
+  }
+  return param;
+}
+
+}  // namespace
+
 Kernel kernel_from_json(const std::string& text) {
   const Json doc = parse_model_json(text);
   const Reader root(doc, "");
@@ -704,27 +733,7 @@ Kernel kernel_from_json(const std::string& text) {
   std::set<std::string> parameter_names;  // unnamed parameters ("") may repeat
   for (std::size_t i = 0; i < params.size(); ++i) {
     const Reader p = params.at(i);
-    Parameter param;
-    param.name = p.at("name").string();
-    param.scalar = p.at("scalar").boolean();
-    if (param.scalar) param.type = p.at("type").type();
-    if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
-    if (p.has("element_bytes"))
-      param.element_bytes =
-          static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
-    if (p.has("element_type")) param.element_type = p.at("element_type").string();
-    if (const int bytes = scalar_c_type_bytes(param.element_type);
-        bytes != 0 && param.element_bytes != 0 && param.element_bytes != static_cast<std::uint64_t>(bytes))
-      bad(p.at("element_bytes").path(), "element_bytes is " + std::to_string(bytes) + " for element_type " +
-                                            quote_value(param.element_type) + " (got " +
-                                            std::to_string(param.element_bytes) + ")");
-    if (p.has("floating")) {
-      const Reader f = p.at("floating");
-      param.floating = static_cast<int>(f.integer(0, 64));
-      if (param.scalar || (param.floating != 32 && param.floating != 64))
-        bad(f.path(), "floating is 32 or 64, on a parameter that is not scalar (got " +
-                          std::to_string(param.floating) + ")");
-    }
+    const Parameter param = read_parameter(p);
     if (!param.name.empty() && !parameter_names.insert(param.name).second)
       bad(p.at("name").path(),
           "a second parameter named " + quote_value(param.name) + " (parameter names are unique)");
