@@ -329,13 +329,6 @@ void refuse_before_running(const Kernel& kernel, const Launch& launch, const Rep
   throw over;
 }
 
-// Whether one block of `c` makes at most kSharedRaceEvaluations warp-statement evaluations.
-bool within_race_budget(const BlockClass& c) {
-  Count total = 0;
-  for (const StatementCounts& s : c.statements) total += s.warp_evaluations;
-  return c.blocks != 0 && total / c.blocks <= Count{kSharedRaceEvaluations};
-}
-
 }  // namespace
 
 ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ClassPlan& plan,
@@ -424,13 +417,10 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.memory_unproven = fault_met(classes, options, refinement, result.memory_out_of_bounds);
   result.blocks_replayed = refinement.runs().size();
   result.warps_replayed = refinement.warps_replayed();
-  // Races by address in the first and last block, where their classes' counts show them within
-  // the check's budget.
-  if (!result.classes.empty() && within_race_budget(result.classes.front()) &&
-      within_race_budget(result.classes.back()))
-    check_shared_addresses(
-        kernel, launch, options,
-        BlockRange{Dim3{0, 0, 0}, Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1}});
+  // Races by address in the first and last block.
+  result.races_unchecked = check_shared_addresses(
+      kernel, launch, options,
+      BlockRange{Dim3{0, 0, 0}, Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1}});
   if (options.blocks_done != nullptr)
     options.blocks_done->fetch_add(static_cast<std::uint64_t>(result.blocks));
   return result;

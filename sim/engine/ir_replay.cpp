@@ -782,7 +782,7 @@ ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch
   const Kernel& kernel = program.kernel;
   RunContext run = detail::run_context(program, launch, options);
   const BlockRange range = blocks_of(launch, options);
-  check_shared_addresses(kernel, launch, options, range);
+  const std::string races_unchecked = check_shared_addresses(kernel, launch, options, range);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
   refuse_before_running(program, run, launch, options, range, blocks > 1);
@@ -824,6 +824,7 @@ ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch
   ReplayResult result = to_result(kernel, tallies, program.options.memory);
   result.native = native;
   result.native_hand_over = hand_over;
+  result.races_unchecked = races_unchecked;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
   // The workers' lists of ids, each once, ascending.

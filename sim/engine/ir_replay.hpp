@@ -293,6 +293,9 @@ struct ReplayResult {
   /// element that atomics of several threads left in an order that decides it (exch, cas, inc,
   /// dec, float add, different operations). [access ids]
   std::vector<std::int32_t> order_atomics;
+  /// Where the check of shared-memory races by address (sim/memory/shared_races.hpp) covered
+  /// its blocks only in part (its budget stopped it), one line saying what it left; else "".
+  std::string races_unchecked;
   /// The run went through native code (ReplayOptions::native), not the interpreter.
   bool native = false;
   /// Why native code handed the launch over to the interpreter (one line), "" where it did not.

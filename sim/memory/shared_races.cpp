@@ -91,22 +91,39 @@ std::vector<Kept> kept_by(const Kernel& kernel, const detail::LaunchPlan& plan,
   return kept;
 }
 
+// The arrays followed by address, named ("'s'", "'s' and 't'", "the extern shared arrays").
+std::string array_names(const Kernel& kernel, const std::vector<std::uint8_t>& by_address) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < by_address.size(); ++i)
+    if (by_address[i] != 0)
+      names.push_back(i < kernel.bases.size() ? "'" + kernel.bases[i].name + "'"
+                                              : "the extern shared arrays");
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+std::string block_name(const Dim3& b) {
+  return "(" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")";
+}
+
 }  // namespace
 
-void check_shared_addresses(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
-                            const BlockRange& range) {
+std::string check_shared_addresses(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
+                                   const BlockRange& range) {
   // Only accesses that may run in one phase can race (their addresses aside).
   const std::vector<std::pair<std::int32_t, std::int32_t>> pairs = concurrent_shared_conflicts(kernel);
-  if (pairs.empty() || !may_race(kernel, may_keep(kernel, launch), {}, pairs)) return;
+  if (pairs.empty() || !may_race(kernel, may_keep(kernel, launch), {}, pairs)) return "";
   detail::PlanOptions plan_options;
   plan_options.memory = false;
   plan_options.shared_addresses = true;
   const detail::LaunchPlan plan(std::make_shared<const Kernel>(kernel), launch, plan_options);
   // Only arrays followed by address: one the run follows by value is checked there, in every block.
   std::vector<std::uint8_t> by_address;
-  if (!plan.shared_values) return;
+  if (!plan.shared_values) return "";
   const std::vector<Kept> kept = kept_by(kernel, plan, by_address);
-  if (!may_race(kernel, kept, by_address, pairs)) return;
+  if (!may_race(kernel, kept, by_address, pairs)) return "";
   ReplayOptions quiet;  // no observers, no counts
   quiet.stop = options.stop;
   quiet.memory = false;
@@ -116,21 +133,29 @@ void check_shared_addresses(const Kernel& kernel, const Launch& launch, const Re
                                    ? kSharedRaceEvaluations
                                    : static_cast<std::uint64_t>(options.max_evaluations);
   run.evaluation_cap = std::max<std::uint64_t>(1, budget / static_cast<std::uint64_t>(plan.warps_per_block));
-  detail::WarpMachine machine(plan, run);
-  detail::Tally tally;
-  tally.statements.resize(kernel.stmts.size());
-  tally.iterations.resize(kernel.stmts.size());
   const bool one = range.first == range.last;
+  std::vector<std::string> stopped;  // the blocks the budget stopped
   for (const Dim3& b : one ? std::vector<Dim3>{range.first} : std::vector<Dim3>{range.first, range.last}) {
+    detail::WarpMachine machine(plan, run);  // a fresh one: a stopped block leaves its state
+    detail::Tally tally;
+    tally.statements.resize(kernel.stmts.size());
+    tally.iterations.resize(kernel.stmts.size());
     try {
       machine.begin_block(b.x, b.y, b.z);
       machine.run_warps(tally, std::nullopt);
       machine.end_block(tally);
     } catch (const InvalidInput& e) {
       if (e.diag() == Diag::shared_race) throw;
-      return;
+      if (e.diag() != Diag::evaluation_budget) return "";
+      stopped.push_back(block_name(b));
     }
   }
+  if (stopped.empty()) return "";
+  return "shared-memory races on " + array_names(kernel, by_address) +
+         " (followed by address: the values stored are not known) were checked in block " +
+         (stopped.size() == 1 ? stopped[0] : stopped[0] + " and block " + stopped[1]) +
+         " only until the check's budget of " + to_decimal(Count{budget}) +
+         " warp-statement evaluations a block stopped it; a race after that is not named";
 }
 
 }  // namespace warpdiv::sim::ir

@@ -370,9 +370,9 @@ void expect_table_notes(const std::string& err, std::set<std::string>& seen) {
 }
 
 // Each path that notes something (the launch from host code, Clang's errors the kernel does not
-// reach, the fallback to the replay, --engine all; in analyze, sweep, check, validate, ncu-check
-// and the lecture's analyze) prints its note with its id from the table, and every note of the
-// table is met.
+// reach, the fallback to the replay, --engine all, a race check its budget stopped; in analyze, sweep, check,
+// validate, ncu-check and the lecture's analyze) prints its note with its id from the table, and every note
+// of the table is met.
 TEST(DiagnosticsCli, EveryNoteCarriesAnIdOfTheTable) {
   TempDir dir;
   // Launched by main() with 7 blocks of 64 threads; blockIdx.x % 3 is not affine, so the class
@@ -387,12 +387,24 @@ TEST(DiagnosticsCli, EveryNoteCarriesAnIdOfTheTable) {
              "  k<<<7, 64>>>(d);\n"
              "}\n");
   write_file(dir.file("check.toml"), "[[kernel]]\nname = \"k\"\nfile = \"host.cu\"\n");
+  // A tile read reversed with no barrier after a loop of n = 10,000 iterations: the race check by
+  // address stops at its budget before the stores (kernels_shared_races_test works it out).
+  write_file(dir.file("race.cu"),
+             "__global__ void k(float *out, const float *in, int n) {\n"
+             "  __shared__ float tile[64];\n"
+             "  int t = threadIdx.x;\n"
+             "  float acc = 0.0f;\n"
+             "  for (int i = 0; i < n; ++i) acc += in[i];\n"
+             "  tile[t] = in[t];\n"
+             "  out[blockIdx.x * 64 + t] = tile[63 - t] + acc;\n"
+             "}\n");
   const std::vector<std::vector<std::string>> runs = {
       {"analyze", dir.file("host.cu")},
       {"analyze", dir.file("host.cu"), "--engine", "all"},
       {"sweep", dir.file("host.cu"), "--grid", "7", "--block", "64,128", "--csv", dir.file("s.csv")},
       {"check", dir.file("check.toml")},
-      {"analyze", "--engine", "all"}};
+      {"analyze", "--engine", "all"},
+      {"analyze", dir.file("race.cu"), "--grid", "2", "--block", "64", "--arg", "n=10000"}};
   std::set<std::string> seen;
   for (const std::vector<std::string>& args : runs) {
     const CliResult r = run_warpdiv(args);

@@ -343,7 +343,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     std::cerr << "warpdiv analyze: interrupted: no file written\n";
     return kInterruptedStatus;
   }
-  if (!run.counts.note.empty()) print_note(run.counts.note_id, run.counts.note);
+  print_count_notes(run.counts);
   write_analyze(request, run, occupancy, csv, html, outputs);
   outputs.announce();
   return 0;

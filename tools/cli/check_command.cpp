@@ -324,7 +324,7 @@ void check_launch(const analysis::CheckConfig& config, CheckLaunch& l, CheckRun&
   // A saved model's own file is the source it was read from (where line tables apply).
   if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
   const AnalyzeSourceReport report = run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
-  if (!report.counts.note.empty()) print_note(report.counts.note_id, k.name + ": " + report.counts.note);
+  print_count_notes(report.counts, k.name + ": ");
   std::vector<analysis::Finding>& findings = run.outcome.findings;
   const std::vector<analysis::CheckRow> rows = analysis::make_check_rows(
       k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root, findings);

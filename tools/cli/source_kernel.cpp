@@ -622,6 +622,12 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
   return sim::count_launch(kernel, launch, request);
 }
 
+void print_count_notes(const SourceCounts& counts, const std::string& prefix) {
+  if (!counts.note.empty()) print_note(counts.note_id, prefix + counts.note);
+  if (!counts.result.races_unchecked.empty())
+    print_note(Diag::race_check_partial, prefix + counts.result.races_unchecked);
+}
+
 analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::Launch& launch,
                                           const ir::ReplayOptions& options, const SourceCounts& counts) {
   analysis::SourceHtmlPage page;

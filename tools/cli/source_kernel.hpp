@@ -124,6 +124,11 @@ SourceEngine parse_source_engine(const std::string& text);
 /// A launch's counts and how they were made (sim/session.hpp, which chooses the engine).
 using SourceCounts = sim::EngineCounts;
 
+/// Says on stderr what a count chose or left (print_note): why --engine auto fell back, that the
+/// engines agree, that the race check by address covered its blocks only in part; each line
+/// after `prefix` (a kernel's name and ": " where several are counted).
+void print_count_notes(const SourceCounts& counts, const std::string& prefix = "");
+
 /// --alloc NAME=COUNT pairs: per parameter, its buffer in bytes (COUNT x its element size; 0
 /// where not given), for Launch::buffer_bytes. Refuses a name that is not a pointer parameter
 /// with a known element size, a COUNT outside 1 .. 2^40, a name given twice.

@@ -109,9 +109,9 @@ SourceSweepOutcome run_sweep_source(
     try {
       const SourceCounts counts = count_source(kernel, launch, replay_options, request.engine);
       report = analysis::make_source_report(kernel, launch, counts.result, report_options);
-      if (!counts.note.empty() && !noted) {
+      if ((!counts.note.empty() || !counts.result.races_unchecked.empty()) && !noted) {
         progress.finish();
-        print_note(counts.note_id, counts.note);
+        print_count_notes(counts);
         noted = true;
       }
     } catch (const Interrupted&) {
