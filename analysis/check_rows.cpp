@@ -9,6 +9,7 @@
 
 #include "analysis/check.hpp"
 #include "analysis/check_source.hpp"
+#include "analysis/statement_text.hpp"
 #include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
@@ -160,119 +161,6 @@ class Placer {
   std::vector<Place> places_;
   std::vector<StatementPart> parts_;
 };
-
-// The lines of the kernel's files: from the model, else read from disk (empty when unreadable).
-class SourceLines {
- public:
-  explicit SourceLines(const ir::Kernel& k) : kernel_(k) {}
-  const std::vector<std::string>& of(std::uint32_t file) {
-    auto it = cache_.find(file);
-    if (it != cache_.end()) return it->second;
-    std::vector<std::string> lines;
-    if (file < kernel_.files.size()) {
-      lines = kernel_.files[file].lines;
-      if (lines.empty()) {
-        std::ifstream in(kernel_.files[file].path, std::ios::binary);
-        for (std::string line; std::getline(in, line);) lines.push_back(line);
-      }
-    }
-    return cache_.emplace(file, std::move(lines)).first->second;
-  }
-  const std::string* line(std::uint32_t file, std::uint32_t line) {
-    const std::vector<std::string>& lines = of(file);
-    return line >= 1 && line <= lines.size() ? &lines[line - 1] : nullptr;
-  }
-
- private:
-  const ir::Kernel& kernel_;
-  std::map<std::uint32_t, std::vector<std::string>> cache_;
-};
-
-bool within(const ir::SourceRange& r, const ir::SourceRange& of) {
-  return r.file == of.file && r.end_line != 0 &&
-         (r.end_line > of.line || (r.end_line == of.line && r.end_column >= of.column));
-}
-
-bool is_branch(const ir::Stmt& s) {
-  return s.kind == ir::StmtKind::If || s.kind == ir::StmtKind::Switch || s.kind == ir::StmtKind::Loop;
-}
-
-// The end of what keys a statement: a condition's (if, while, switch), a for's header (its
-// condition and step), anything else's own range.
-ir::SourceRange key_end(const ir::Kernel& k, const ir::Stmt& s) {
-  if (!is_branch(s)) return s.range;
-  ir::SourceRange end;
-  bool found = false;
-  const auto later = [&](const ir::SourceRange& c) {
-    if (!within(c, s.range)) return;
-    if (!found || c.end_line > end.end_line || (c.end_line == end.end_line && c.end_column > end.end_column))
-      end = c;
-    found = true;
-  };
-  if (s.value != ir::kNone && static_cast<std::size_t>(s.value) < k.exprs.size())
-    later(k.exprs[s.value].range);
-  if (s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::For) {
-    if (s.init != ir::kNone) later(k.stmts[s.init].range);
-    if (s.step != ir::kNone) later(k.stmts[s.step].range);
-  }
-  return found ? end : s.range;
-}
-
-// The parentheses `text` leaves open (in its tokens: none in a literal or a comment).
-std::size_t open_parens(const std::string& text) {
-  std::size_t open = 0;
-  for (const SourceToken& t : source_tokens(text)) {
-    if (t.kind != SourceToken::Kind::punctuator || t.end != t.begin + 1) continue;
-    if (text[t.begin] == '(') ++open;
-    if (text[t.begin] == ')' && open > 0) --open;
-  }
-  return open;
-}
-
-// How many of the tokens after (line n, byte `at`) up to line `until`, comments aside, are ')' in a
-// row, at most `open`: those closing a condition or a header (and parentheses around the condition).
-std::size_t closing_parens(SourceLines& lines, std::uint32_t file, std::uint32_t n, std::size_t at,
-                           std::uint32_t until, std::size_t open) {
-  std::string rest;
-  for (const std::string* line = lines.line(file, n); line && n <= until;
-       line = lines.line(file, ++n), at = 0)
-    rest += (at < line->size() ? line->substr(at) : std::string()) + "\n";
-  std::size_t closing = 0;
-  for (const SourceToken& t : source_tokens(rest)) {
-    if (t.kind == SourceToken::Kind::comment) continue;
-    if (closing == open || rest.compare(t.begin, t.end - t.begin, ")") != 0) break;
-    ++closing;
-  }
-  return closing;
-}
-
-// The source text from the statement's start to `end` (inclusive, byte columns), lines joined,
-// with the closing parentheses that follow a condition; empty when the lines are not known.
-std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceRange& end, bool branch) {
-  // A token spelled across a line splice (a backslash ending the line): Clang's end column runs
-  // past its line, into the next ones.
-  std::uint32_t last = end.end_line;
-  std::size_t last_column = end.end_column;
-  for (const std::string* l = lines.line(s.range.file, last);
-       l != nullptr && last_column > l->size() && !l->empty() && l->back() == '\\';
-       l = lines.line(s.range.file, last)) {
-    last_column -= l->size() + 1;
-    ++last;
-  }
-  std::string text;
-  for (std::uint32_t n = s.range.line; n != 0 && n <= last; ++n) {
-    const std::string* line = lines.line(s.range.file, n);
-    if (!line) return "";
-    const std::size_t from = n == s.range.line ? s.range.column - 1 : 0;
-    const std::size_t to = n == last ? std::min<std::size_t>(last_column, line->size()) : line->size();
-    if (from > to) return "";
-    text += (text.empty() ? "" : "\n") + line->substr(from, to - from);
-  }
-  if (branch && !text.empty())  // the ')' closing the condition or the header
-    text.append(closing_parens(lines, s.range.file, last, last_column, s.range.end_line, open_parens(text)),
-                ')');
-  return normalise_statement(text);
-}
 
 // The `warpdiv: allow(NAMES)` comments of the kernel's files: a comment (`//` or `/* */`, never
 // text in a string or character literal) whose text starts with `warpdiv:`, read once per file.
@@ -520,14 +408,12 @@ class RowBuilder {
     c.kind = ir::report_kind(s);
     c.warp_size = warp_size_;
     c.copies = 0;
-    const ir::SourceRange end = key_end(kernel_, s);
+    const ir::SourceRange end = statement_end(kernel_, s);
     if (within(end, s.range)) {
       c.end_line = end.end_line;
       c.end_column = end.end_column;
     }
-    c.statement = s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::Do
-                      ? ""  // `do {`: its condition comes last
-                      : source_text(lines_, s, end, is_branch(s));
+    c.statement = statement_text(lines_, kernel_, s);
     if (c.statement.empty()) c.statement = normalise_statement(r.text);
     suppressions_.read(s.range, c, notes_);
     groups_.push_back(std::move(g));

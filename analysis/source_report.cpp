@@ -1,4 +1,5 @@
 #include "analysis/source_report.hpp"
+#include "analysis/statement_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -57,6 +58,11 @@ SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementC
   row.barrier = stmt.kind == ir::StmtKind::Barrier;
   row.counts = counts;
   row.simd_efficiency = simd_efficiency(counts, warp_size);
+  // Its own text (the model's lines, never a file on disk that may have changed since); a do
+  // loop's runs from `do` to the end of its line (its condition comes last).
+  SourceLines lines(kernel, false);
+  row.text = statement_text(lines, kernel, stmt);
+  if (!row.text.empty()) return row;
   if (const std::string* line = source_line(kernel, stmt.range))
     row.text =
         trim(stmt.range.column > 0 && stmt.range.column <= line->size() ? line->substr(stmt.range.column - 1)

@@ -20,6 +20,11 @@ ir::SourceRange at(std::uint32_t line, std::uint32_t column, std::uint32_t end_l
   return ir::SourceRange{0, line, column, end_line == 0 ? line : end_line, 80};
 }
 
+ir::SourceRange span(std::uint32_t line, std::uint32_t column, std::uint32_t end_line,
+                     std::uint32_t end_column) {
+  return ir::SourceRange{0, line, column, end_line, end_column};
+}
+
 // guard.cu, 1-based lines:
 //  1 // a kernel
 //  2 __global__ void k(float *P, int Width)
@@ -48,18 +53,23 @@ struct GuardKernel {
     const auto width = kernel.add_parameter("Width", ScalarType::I32);
     const auto row = kernel.add_local("Row", ScalarType::I32, at(4, 3));
     const auto p = kernel.add_local("p", ScalarType::I32, at(5, 8));
-    declare_row =
-        kernel.declare(row, kernel.cast(ScalarType::I32, kernel.builtin(ir::Builtin::ThreadIdxX)), at(4, 3));
-    barrier = kernel.barrier(at(7, 7));
-    guard = kernel.if_(kernel.binary(ir::BinaryOp::Lt, kernel.local(row), kernel.param(width)),
-                       kernel.block({barrier}, at(6, 22, 8)), ir::kNone, at(6, 5, 8));
-    init = kernel.declare(p, kernel.constant(ScalarType::I32, 0), at(5, 8));
+    // Each statement's range as the front-end gives it: from its first byte to its last token's
+    // last byte (a declaration's `;` not included), a condition's in its expression.
+    declare_row = kernel.declare(row, kernel.cast(ScalarType::I32, kernel.builtin(ir::Builtin::ThreadIdxX)),
+                                 span(4, 3, 4, 23));
+    barrier = kernel.barrier(span(7, 7, 7, 21));
+    guard =
+        kernel.if_(kernel.binary(ir::BinaryOp::Lt, kernel.local(row), kernel.param(width), span(6, 9, 6, 19)),
+                   kernel.block({barrier}, at(6, 22, 8)), ir::kNone, span(6, 5, 8, 5));
+    init = kernel.declare(p, kernel.constant(ScalarType::I32, 0), span(5, 8, 5, 16));
     step = kernel.assign(
-        p, kernel.binary(ir::BinaryOp::Add, kernel.local(p), kernel.constant(ScalarType::I32, 1)), at(5, 26));
+        p, kernel.binary(ir::BinaryOp::Add, kernel.local(p), kernel.constant(ScalarType::I32, 1)),
+        span(5, 26, 5, 28));
     loop = kernel.loop(ir::LoopKind::For, init,
-                       kernel.binary(ir::BinaryOp::Lt, kernel.local(p), kernel.constant(ScalarType::I32, 2)),
-                       step, kernel.block({guard}, at(5, 31, 9)), at(5, 3, 9));
-    store = kernel.work("P[Row] = 1.0f", at(10, 3));
+                       kernel.binary(ir::BinaryOp::Lt, kernel.local(p), kernel.constant(ScalarType::I32, 2),
+                                     span(5, 19, 5, 23)),
+                       step, kernel.block({guard}, at(5, 31, 9)), span(5, 3, 9, 3));
+    store = kernel.work("P[Row] = 1.0f", span(10, 3, 10, 15));
     kernel.root = kernel.block({declare_row, loop, store}, at(3, 1, 11));
   }
 };
@@ -164,7 +174,7 @@ TEST(SourceSweepCsv, TheLaunchsColumnsThenTheSourceCsvs) {
   write_source_sweep_csv_rows(out, columns, launch, report);
   EXPECT_EQ(
       out.str().substr(0, out.str().find('\n') + 1),
-      "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n");
+      "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x,,yes\n");
 }
 
 TEST(SourceReport, CsvRowsInSourceOrder) {
@@ -172,17 +182,18 @@ TEST(SourceReport, CsvRowsInSourceOrder) {
   const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, {});
   // SIMD efficiency = active lanes / (evaluations x 32): 48/64 = 0.75, 144/192, 96/128 = 0.75,
   // 80/128 = 0.625. The braces (Block statements) get no row; the for's init and step do, after
-  // the loop that starts first on line 5.
+  // the loop that starts first on line 5. Each row's statement is its own text: a condition's
+  // header to its ')', not the rest of the line.
   EXPECT_EQ(csv_of(report),
             source_csv_header() +
                 "\n"
-                "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n"
-                "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int p = 0; p < 2; ++p) {,,yes\n"
-                "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,0.7500,++p) {,,yes\n"
-                "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-                "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,0.6250,__syncthreads();,,yes\n"
-                "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f;,,yes\n");
+                "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x,,yes\n"
+                "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int p = 0,,yes\n"
+                "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,0.7500,++p,,yes\n"
+                "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
+                "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,0.6250,__syncthreads(),,yes\n"
+                "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f,,yes\n");
 }
 
 TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
@@ -192,15 +203,15 @@ TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
   const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, options);
   const std::string csv = csv_of(report);
   EXPECT_TRUE(contains(csv,
-                       "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                       "guard.cu,5,3,for,1,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                       "guard.cu,5,3,for,2,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                       "guard.cu,5,3,for,3,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"))
+                       "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                       "guard.cu,5,3,for,1,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                       "guard.cu,5,3,for,2,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                       "guard.cu,5,3,for,3,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"))
       << csv;
   EXPECT_TRUE(contains(csv,
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-                       "guard.cu,6,5,if,1,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-                       "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"))
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
+                       "guard.cu,6,5,if,1,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
+                       "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"))
       << csv;
   const std::string text = text_of(report);
   EXPECT_TRUE(contains(text,
@@ -301,19 +312,19 @@ TEST(SourceReport, ByClassCsvAndTextListIterationClasses) {
   // statements inside the loop (the for, its step, the guard, the barrier; not the init), the
   // barrier's block columns empty.
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes,class 1,1,"
                        "all blocks,\"(0, 0, 0)\",,,,\n"))
       << csv.str();
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes,class 1,1,"
                        "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,0.6250,__syncthreads();,,yes,class 1,1,"
+                       "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,0.6250,__syncthreads(),,yes,class 1,1,"
                        "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes,"
+                       "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes,"
                        "class 1,1,all blocks,\"(0, 0, 0)\",5,3,1,p = 2 (exit)\n"))
       << csv.str();
   std::size_t init_rows = 0;  // the init (line 5, column 8) is outside the loop: its class row only

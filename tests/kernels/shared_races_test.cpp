@@ -141,7 +141,6 @@ TEST_F(ByAddress, AtomicsAndStoresOfUnheldValuesAreNoRaceAReadBesideAtomicsIs) {
       "(32, 0, 0)");
 }
 
-
 // A tile read reversed with no barrier, after a loop of n iterations over `in` in every thread.
 // At n = 0 the check replays both blocks whole and names the race as above (warp 1's store of
 // tile[32], bytes 128 to 131, after warp 0 read it). At n = 10,000 each warp's loop alone makes

@@ -589,6 +589,32 @@ TEST_F(AnalyzeSourceFile, InlinedFunctionsAreListedAfterTheKernel) {
       << r.out;
 }
 
+// The CSV's statement column holds each statement's own text: two statements on one line are
+// two texts, a condition's is its header to the ')' (not the body after it), a for's init and
+// step are their own, and a header written over two lines is joined. One warp of 32: t < 5 for 5
+// lanes, t > 20 for 11, the loop tests 0 + 1 + ... + 31 + 32 times over lanes (32 evaluations).
+TEST_F(AnalyzeSourceFile, CsvStatementsAreTheirOwnText) {
+  const std::string file = source("two.cu",
+                                  "__global__ void k(int *out) {\n"
+                                  "  int t = threadIdx.x;\n"
+                                  "  if (t < 5) out[t] = 1; if (t > 20) out[t] = 2; // trailing\n"
+                                  "  for (int i = 0;\n"
+                                  "       i < t; ++i) { out[t] += i; }\n"
+                                  "}\n");
+  TempDir dir;
+  const CliResult r =
+      run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--csv", dir.file("k.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string csv = read_file(dir.file("k.csv"));
+  for (const char* row : {",3,3,if,,1,1,32,5,", ",3,26,if,,1,1,32,11,", ",4,3,for,,32,31,"})
+    EXPECT_TRUE(contains(csv, file + row)) << row << "\n" << csv;
+  for (const char* text :
+       {",int t = threadIdx.x,", ",if (t < 5),", ",out[t] = 1,", ",if (t > 20),", ",out[t] = 2,",
+        ",for (int i = 0; i < t; ++i),", ",int i = 0,", ",++i,", ",out[t] += i,"})
+    EXPECT_TRUE(contains(csv, std::string(text) + ",yes\n")) << text << "\n" << csv;
+  EXPECT_FALSE(contains(csv, "trailing")) << csv;
+}
+
 // A __device__ function called from two places: its statements are counted at each call, the
 // text and the HTML show the sum, the CSV a row per call with the call's place.
 TEST_F(AnalyzeSourceFile, FunctionCalledTwiceIsCountedAtEachCall) {
@@ -625,7 +651,7 @@ TEST_F(AnalyzeSourceFile, FunctionCalledTwiceIsCountedAtEachCall) {
   EXPECT_TRUE(contains(csv, file + ",2,3,if,,2,1,64,39,")) << csv;
   EXPECT_TRUE(contains(csv, "if (x < 40)," + at9 + ",yes\n")) << csv;
   EXPECT_TRUE(contains(csv, "if (x < 40)," + at10 + ",yes\n")) << csv;
-  EXPECT_TRUE(contains(csv, "int t = threadIdx.x;,,yes\n")) << csv;
+  EXPECT_TRUE(contains(csv, "int t = threadIdx.x,,yes\n")) << csv;
   // The HTML shows the sum, with each call's figures in the line's tooltip.
   const std::string html = read_file(dir.file("k.html"));
   EXPECT_TRUE(contains(html, "&times;2</span></td><td>4</td><td>2 (50.0%)</td>")) << html;
@@ -709,8 +735,8 @@ TEST_F(AnalyzeSourceFile, ACallsArgumentsArePartOfItsRowInTheCsv) {
             expected)
       << csv;
   // A row per call of st: lines 4 and 6.
-  EXPECT_TRUE(contains(csv, ",1.0000,p[i] = v; }," + file + ":4:3,yes\n")) << csv;
-  EXPECT_TRUE(contains(csv, ",0.2500,p[i] = v; }," + file + ":6:5,yes\n")) << csv;
+  EXPECT_TRUE(contains(csv, ",1.0000,p[i] = v," + file + ":4:3,yes\n")) << csv;
+  EXPECT_TRUE(contains(csv, ",0.2500,p[i] = v," + file + ":6:5,yes\n")) << csv;
   // The text report: the same evaluations and SIMD efficiency by line, the same memory by line.
   EXPECT_TRUE(contains(r.out,
                        "    4            2           -   100.0%    st(out, t, a[t]);\n"
@@ -767,7 +793,7 @@ TEST_F(AnalyzeSourceFile, IncompleteMemoryFiguresAreSaidAndDerivedOnesWithheld) 
   EXPECT_FALSE(contains(r.out, "arithmetic intensity: ")) << r.out;
   const std::string csv = read_file(dir.file("k.csv"));
   EXPECT_TRUE(contains(csv, ",statement,inlined_at,complete\n")) << csv;
-  EXPECT_TRUE(contains(csv, "out[i] = a[idx[i]] * 2.0f;,,no\n")) << csv;
+  EXPECT_TRUE(contains(csv, "out[i] = a[idx[i]] * 2.0f,,no\n")) << csv;
   EXPECT_FALSE(contains(csv, ",yes\n")) << csv;
   const std::string html = read_file(dir.file("k.html"));
   EXPECT_TRUE(contains(html, "id=\"incomplete\">Incomplete: memory figures of 1 of 3 accesses not counted"))
@@ -783,7 +809,7 @@ TEST_F(AnalyzeSourceFile, IncompleteMemoryFiguresAreSaidAndDerivedOnesWithheld) 
   ASSERT_EQ(full.status, 0) << full.err;
   EXPECT_FALSE(contains(full.out, "incomplete")) << full.out;
   EXPECT_TRUE(contains(full.out, "arithmetic intensity: ")) << full.out;
-  EXPECT_TRUE(contains(read_file(dir.file("full.csv")), "out[i] = a[idx[i]] * 2.0f;,,yes\n"));
+  EXPECT_TRUE(contains(read_file(dir.file("full.csv")), "out[i] = a[idx[i]] * 2.0f,,yes\n"));
 }
 
 // Ten block classes (blockIdx.x against 1 .. 9): the page draws maps for the first eight and says so.
