@@ -587,33 +587,38 @@ class Probe {
 
 // ---- Loops a thread's values count
 
-/// `local = local + c` or `local - c` (c a constant or a scalar parameter of the launch `l`, casts
-/// around either allowed): c, signed.
+/// The value of `e` where the launch alone fixes it (constants, scalar parameters of `l`, and
+/// what is computed from them: `3 * st`); nullopt for anything else, and where computing it
+/// meets undefined behaviour (the run names that where it happens).
+std::optional<Value> launch_constant(const Kernel& k, const Launch& l, ExprId e) {
+  try {
+    return evaluate_uniform(k, e, l.arguments);
+  } catch (const InvalidInput&) {
+    return std::nullopt;
+  }
+}
+
+/// `local = local + c` or `local - c` (c fixed by the launch `l`: launch_constant; casts around
+/// the local allowed): c, signed.
 std::optional<Wide> constant_step(const Kernel& k, const Launch& l, const Stmt& s) {
   if (s.kind != StmtKind::Assign || s.value == kNone) return std::nullopt;
   ExprId e = s.value;
   while (k.exprs[static_cast<std::size_t>(e)].kind == ExprKind::Cast)
     e = k.exprs[static_cast<std::size_t>(e)].operands[0];
   const Expr& x = k.exprs[static_cast<std::size_t>(e)];
-  if (x.kind != ExprKind::Binary || (x.binary_op != BinaryOp::Add && x.binary_op != BinaryOp::Sub))
+  if (x.kind != ExprKind::Binary || (x.binary_op != BinaryOp::Add && x.binary_op != BinaryOp::Sub) ||
+      is_floating(x.type))
     return std::nullopt;
   for (int side = 0; side < 2; ++side) {
-    ExprId v = x.operands[side], c = x.operands[1 - side];
+    ExprId v = x.operands[side];
     while (k.exprs[static_cast<std::size_t>(v)].kind == ExprKind::Cast)
       v = k.exprs[static_cast<std::size_t>(v)].operands[0];
-    while (k.exprs[static_cast<std::size_t>(c)].kind == ExprKind::Cast)
-      c = k.exprs[static_cast<std::size_t>(c)].operands[0];
     const Expr& ve = k.exprs[static_cast<std::size_t>(v)];
-    const Expr& ce = k.exprs[static_cast<std::size_t>(c)];
-    const bool parameter = ce.kind == ExprKind::Param &&
-                           static_cast<std::size_t>(ce.index) < l.arguments.size() &&
-                           k.parameters[static_cast<std::size_t>(ce.index)].scalar;
-    if (ve.kind != ExprKind::Local || ve.index != s.local || (ce.kind != ExprKind::Constant && !parameter))
-      continue;
+    if (ve.kind != ExprKind::Local || ve.index != s.local) continue;
+    const std::optional<Value> c = launch_constant(k, l, x.operands[1 - side]);
+    if (!c || is_floating(c->type)) continue;
     if (side == 1 && x.binary_op == BinaryOp::Sub) return std::nullopt;
-    const Wide value =
-        math(ce.type, parameter ? normalise(ce.type, l.arguments[static_cast<std::size_t>(ce.index)].bits)
-                                : ce.constant);
+    const Wide value = math(c->type, normalise(c->type, c->bits));
     if (!fits(k.locals[static_cast<std::size_t>(s.local)].type, value))
       return std::nullopt;  // not kept by a cast
     return x.binary_op == BinaryOp::Sub ? -value : value;

@@ -404,8 +404,8 @@ __global__ void k(int* o) {
   }
 }
 
-// The same loop stepped by a parameter of the launch (st = 1): its trip count is the same, and so
-// is the lowest block that overflows, 1,953.
+// The same loop stepped by a parameter of the launch (st = 1), or by a product of it: its trip
+// count is the same, and so is the lowest block that overflows, 1,953.
 TEST_F(PreRunTest, ALoopSteppedByAParameterIsSteppedOverToo) {
   const Kernel k = load(R"(
 __global__ void k(int* o, int st) {
@@ -422,6 +422,23 @@ __global__ void k(int* o, int st) {
     const Launch l = launch(k, {grid, 1, 1}, {32, 1, 1}, 1);
     EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
     EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), named);
+  }
+  // Down from 3b by 3 * st while above 0: again b iterations in block b.
+  const Kernel down = load(R"(
+__global__ void k(int* o, int st) {
+  int x = 0;
+  for (int i = 3 * blockIdx.x; i > 0; i -= 3 * st) x += 1100000;
+  o[threadIdx.x] = x;
+}
+)");
+  const std::string named_down = dir_.string() +
+                                 "/k.cu:4:52: undefined behaviour: signed overflow in '+' (int32) in "
+                                 "block (1953, 0, 0), thread (0, 0, 0)";
+  for (const std::uint32_t grid : {2000u, 4096u}) {
+    SCOPED_TRACE(grid);
+    const Launch l = launch(down, {grid, 1, 1}, {32, 1, 1}, 1);
+    EXPECT_EQ(refusal(down, l, kDefaultMaxEvaluations), named_down);
+    EXPECT_EQ(class_refusal(down, l, kDefaultMaxEvaluations), named_down);
   }
 }
 
