@@ -19,9 +19,66 @@ bool is_sum(const Expr& e) {
          is_floating(e.type);
 }
 
+// Whether `id` is the floating-point constant 1.0 or -1.0 of type `type` (the sign in
+// `negative`), written as a literal or a negated one (`-1.0f` is a negation of 1.0f).
+bool unit(const Kernel& k, ExprId id, ScalarType type, bool& negative) {
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.type != type) return false;
+  if (e.kind == ExprKind::Unary && e.unary_op == UnaryOp::Neg) {
+    if (!unit(k, e.operands[0], type, negative)) return false;
+    negative = !negative;
+    return true;
+  }
+  if (e.kind != ExprKind::Constant) return false;
+  const std::uint64_t magnitude = type == ScalarType::F32 ? 0x3f800000u : 0x3ff0000000000000u;
+  const std::uint64_t sign = type == ScalarType::F32 ? 0x80000000u : 0x8000000000000000u;
+  if (e.constant != magnitude && e.constant != (magnitude | sign)) return false;
+  negative = e.constant != magnitude;
+  return true;
+}
+
+// A product under a sign: the product itself, its negation `-(p)`, and `p * 1.0`, `p * -1.0`
+// (either side), `p / 1.0`, `p / -1.0`, which LLVM folds to p and -p before the contraction:
+// nvcc contracts each as it contracts p, the negation going into the FMA (measured:
+// `-(a * 10.0f) + x`, `x + -(a * 10.0f)`, `a * 10.0f * 1.0f - x` are one FFMA on sm_90, as
+// `x - a * 10.0f` is).
+struct SignedProduct {
+  ExprId product = kNone;  // the innermost product; kNone: `e` is none of these
+  bool negated = false;
+};
+
+// The operand of a sign around a product (a negation, a multiply or divide by 1 or -1) that
+// holds it, and whether the sign negates; kNone where `e` is no such sign.
+ExprId sign_operand(const Kernel& k, const Expr& e, bool& negates) {
+  negates = true;
+  if (e.kind == ExprKind::Unary && e.unary_op == UnaryOp::Neg && is_floating(e.type)) return e.operands[0];
+  const bool mul = e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Mul && is_floating(e.type);
+  const bool div = e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Div && is_floating(e.type);
+  if (!mul && !div) return kNone;
+  if (unit(k, e.operands[1], e.type, negates)) return e.operands[0];
+  if (mul && unit(k, e.operands[0], e.type, negates)) return e.operands[1];
+  return kNone;
+}
+
+SignedProduct signed_product(const Kernel& k, ExprId id) {
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  bool negates = false;
+  const ExprId inner = sign_operand(k, e, negates);
+  if (inner != kNone) {
+    SignedProduct s = signed_product(k, inner);
+    if (s.product != kNone && k.exprs[static_cast<std::size_t>(s.product)].type == e.type) {
+      s.negated = s.negated != negates;
+      return s;
+    }
+  }
+  return is_product(e) ? SignedProduct{id, false} : SignedProduct{};
+}
+
 // A product that may contract into the sum that uses it.
 struct Candidate {
   ExprId product = kNone;  // the Mul expression (through a local: the one the local was given)
+  ExprId wrapper = kNone;  // the sum's operand around it (a negation, a multiply by 1 or -1)
+  bool negated = false;    // the sum adds or subtracts -product
   int value = -1;          // its value number
   bool through_local = false;
   bool reevaluable = true;  // through a local: its operands still hold the values they had
@@ -32,10 +89,11 @@ struct SumSite {
   Candidate side[2];
 };
 
-// What a local's version was given: a product's value.
+// What a local's version was given: a product's value (negated: the product under a sign).
 struct ProductDefinition {
   int value = -1;
   ExprId product = kNone;
+  bool negated = false;
 };
 
 class Contractor {
@@ -109,8 +167,13 @@ class Contractor {
   void assign(LocalId local, int value, ExprId expr) {
     const std::uint32_t v = ++next_version_;
     version_[static_cast<std::size_t>(local)] = v;
-    if (value >= 0 && expr != kNone && is_product(k_.exprs[expr]))
-      definitions_[{local, v}] = ProductDefinition{value, expr};
+    if (value < 0 || expr == kNone) return;
+    const SignedProduct p = signed_product(k_, expr);
+    if (p.product == kNone) return;
+    const int product = value_[static_cast<std::size_t>(p.product)];
+    // The sign around the product used it once: the local's readers are its uses.
+    if (p.product != expr) --uses_[static_cast<std::size_t>(product)];
+    definitions_[{local, v}] = ProductDefinition{product, p.product, p.negated};
   }
 
   // ---- Statements.
@@ -315,8 +378,9 @@ class Contractor {
   void count_sum_use(ExprId operand, ScalarType type) {
     const Expr& o = k_.exprs[operand];
     if (o.type != type) return;
-    if (is_product(o)) {
-      ++sum_uses_[static_cast<std::size_t>(value_[operand])];
+    const SignedProduct p = signed_product(k_, operand);
+    if (p.product != kNone) {
+      ++sum_uses_[static_cast<std::size_t>(value_[p.product])];
     } else if (o.kind == ExprKind::Local) {
       const auto found = definitions_.find({o.index, read_version_[operand]});
       if (found != definitions_.end()) ++sum_uses_[static_cast<std::size_t>(found->second.value)];
@@ -335,14 +399,18 @@ class Contractor {
       const ExprId x = e.operands[side];
       const Expr& operand = k_.exprs[x];
       Candidate& c = s.side[side];
-      if (is_product(operand) && operand.type == e.type) {
-        c.product = x;
-        c.value = value_[x];
+      const SignedProduct p = signed_product(k_, x);
+      if (p.product != kNone && operand.type == e.type) {
+        c.product = p.product;
+        c.wrapper = p.product != x ? x : kNone;
+        c.negated = p.negated;
+        c.value = value_[p.product];
       } else if (operand.kind == ExprKind::Local) {
         const auto found = definitions_.find({operand.index, read_version_[x]});
         if (found == definitions_.end() || k_.exprs[found->second.product].type != e.type) continue;
         const ProductDefinition& d = found->second;
         c.product = d.product;
+        c.negated = d.negated;
         c.value = d.value;
         c.through_local = true;
         for (int i = 0; i < 2; ++i)
@@ -407,18 +475,31 @@ class Contractor {
     }
     const ExprId other = k_.exprs[s.sum].operands[1 - side];
     ExprId a = k_.exprs[c.product].operands[0], b = k_.exprs[c.product].operands[1];
+    const ScalarType type = k_.exprs[c.product].type;
     if (c.through_local) {
       // The product stays where the local is given it; the sum reads its operands (leaves
       // holding the same values) again, as copies: expressions form trees.
       a = clone(a);
       b = clone(b);
+      if (c.negated) a = k_.unary(UnaryOp::Neg, a, k_.exprs[a].range);  // (-a) * b: exact
       cloned_ = true;
     } else {
-      // The multiply is now part of the FMA: its node is left unused, as a constant.
-      Expr& product = k_.exprs[c.product];
-      product.kind = ExprKind::Constant;
-      product.constant = 0;
-      product.operands[0] = product.operands[1] = kNone;
+      // The multiply is now part of the FMA: its node (and the sign's around it) is left unused,
+      // as a constant; a negation becomes the outermost sign's node, -a (before the sum).
+      for (ExprId e = c.wrapper != kNone ? c.wrapper : c.product; e != kNone;) {
+        bool negates = false;
+        const ExprId inner = e == c.product ? kNone : sign_operand(k_, k_.exprs[e], negates);
+        dead(e);
+        e = inner;
+      }
+      if (c.negated) {
+        Expr& sign = k_.exprs[c.wrapper];
+        sign.kind = ExprKind::Unary;
+        sign.unary_op = UnaryOp::Neg;
+        sign.type = type;
+        sign.operands[0] = a;
+        a = c.wrapper;
+      }
     }
     Expr& sum = k_.exprs[s.sum];  // after clone(), which may move the arena
     sum.kind = ExprKind::Intrinsic;
@@ -475,6 +556,13 @@ class Contractor {
       update(a.value);
       update(a.compare);
     }
+  }
+
+  void dead(ExprId id) {
+    Expr& e = k_.exprs[id];
+    e.kind = ExprKind::Constant;
+    e.constant = 0;
+    e.operands[0] = e.operands[1] = e.operands[2] = kNone;
   }
 
   static void unmodelled(Expr& e, const std::string& why) {

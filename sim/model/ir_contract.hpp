@@ -8,6 +8,9 @@
 //      into each of them: a + b*c, b*c + a, b*c - a and a - b*c become fma, fma, fms and fnma.
 //      Through a local too, under an if, into a loop, and when it is used by several sums (the
 //      multiply then disappears: `s = s + a*b` in a loop is one FFMA per iteration, e1, e2, e8).
+//      A product under a sign counts as the product: `-(a*b)`, `a*b*1.0f`, `a*b / -1.0` (LLVM
+//      folds the unit factors; the negation goes into the FMA, exactly): `-(a*b) + c` is
+//      fnma(a, b, c) (signs/ in the data above).
 //   2. A product with any other use (stored, compared, converted, multiplied) does not contract
 //      (k3, k9). A copy to another local is no use (`q = p; ... q + r` contracts, as in SSA). Products the
 //      compiler computes once count as one: the same operands with the same values, where the first dominates
