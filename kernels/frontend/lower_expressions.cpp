@@ -325,6 +325,14 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
     if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
       return constant(type, value->getInt(), where);
   }
+  if (const clang::APValue* value = folded_constant(var); value != nullptr && value->isFloat()) {
+    if (const std::optional<ir::ScalarType> own = scalar_type(var->getType()); own && ir::is_floating(*own)) {
+      bool lost = false;
+      llvm::APFloat exact = value->getFloat();  // rounded to its type already
+      exact.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      return convert(k_.floating_constant(*own, exact.convertToDouble(), where), type, where);
+    }
+  }
   if (var->hasGlobalStorage()) return opaque(ref, type);  // __device__ / __constant__ variables
   if (const auto taken = address_taken_floats_.find(var); taken != address_taken_floats_.end()) {
     const ir::ExprId id = opaque(ref, type);  // not followed: what is written through it goes unseen
@@ -336,6 +344,19 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
     return id;
   }
   refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");
+}
+
+const clang::APValue* Lowerer::folded_constant(const clang::VarDecl* var) const {
+  if (!var->hasGlobalStorage() || !var->getType().isConstQualified() ||
+      var->getType().isVolatileQualified() || var->getInit() == nullptr || !var->getType()->isScalarType())
+    return nullptr;
+  const auto explicit_space = [](const clang::Attr* a) { return a != nullptr && !a->isImplicit(); };
+  if (explicit_space(var->getAttr<clang::CUDASharedAttr>()) ||
+      explicit_space(var->getAttr<clang::CUDAConstantAttr>()) ||
+      explicit_space(var->getAttr<clang::CUDADeviceAttr>()))
+    return nullptr;
+  const clang::APValue* value = var->evaluateValue();
+  return value != nullptr && (value->isInt() || value->isFloat()) ? value : nullptr;
 }
 
 ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType type) {

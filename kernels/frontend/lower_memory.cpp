@@ -340,7 +340,7 @@ bool Lowerer::is_memory(const clang::Expr* e) {
     if (var == nullptr) return false;
     const auto bound = bindings_.find(var);
     if (bound != bindings_.end()) return bound->second.kind == Binding::Memory;
-    if (!var->hasGlobalStorage() || is_cuda_api(var)) return false;
+    if (!var->hasGlobalStorage() || is_cuda_api(var) || folded_constant(var) != nullptr) return false;
     return var->hasAttr<clang::CUDASharedAttr>() || var->hasAttr<clang::CUDAConstantAttr>() ||
            var->hasAttr<clang::CUDADeviceAttr>();
   }
