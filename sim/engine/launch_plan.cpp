@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sim/engine/atomic_turns.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/memory/ir_memory.hpp"
 #include "sim/memory/shared_phases.hpp"
@@ -281,80 +282,6 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
 #include "sim/model/ir_ops.def"
   }
   return nullptr;
-}
-
-// CompiledAccess::turns of a 4-byte shared atomic, as nvcc 13 compiles it for sm_90 and an H200
-// runs it (data/validation/atomics/nvidia-h200-shared): ATOMS, whose lanes on one word take turns
-// (1; ATOMS.CAS 2 wavefronts a turn; a float's exchange is ATOMS.EXCH too), but an increment by 1
-// (a value nvcc folds to 1: 1u, a const local) whose result is unused (ATOMS.POPC.INC: the lanes
-// on one word add their count at once). Others
-// (a float's add, which nvcc makes a compare-and-swap loop, 64-bit atomics, loads and stores): 0.
-// The value `e` has whatever the launch, as nvcc folds it: a constant, casts and arithmetic of
-// constants, a local the kernel sets once, to such a value (`const int one = 1`); nullopt else.
-std::optional<std::uint64_t> compile_time_value(const Kernel& k, ExprId e,
-                                                const std::vector<ExprId>& set_once, int depth = 0) {
-  if (e == kNone || depth > 16) return std::nullopt;
-  const Expr& x = k.exprs[static_cast<std::size_t>(e)];
-  if (is_floating(x.type)) return std::nullopt;
-  const auto of = [&](int n) { return compile_time_value(k, x.operands[n], set_once, depth + 1); };
-  bool fault = false;
-  std::uint64_t r = 0;
-  switch (x.kind) {
-    case ExprKind::Constant:
-      return x.constant;
-    case ExprKind::Local:
-      return compile_time_value(k, set_once[static_cast<std::size_t>(x.index)], set_once, depth + 1);
-    case ExprKind::Cast: {
-      const std::optional<std::uint64_t> a = of(0);
-      if (!a) return std::nullopt;
-      r = ops::convert(k.exprs[static_cast<std::size_t>(x.operands[0])].type, x.type, *a, fault);
-      break;
-    }
-    case ExprKind::Unary: {
-      const std::optional<std::uint64_t> a = of(0);
-      if (!a) return std::nullopt;
-      r = ops::unary_fn(x.unary_op, k.exprs[static_cast<std::size_t>(x.operands[0])].type)(*a, fault);
-      break;
-    }
-    case ExprKind::Binary: {
-      const std::optional<std::uint64_t> a = of(0), b = of(1);
-      if (!a || !b) return std::nullopt;
-      r = ops::binary_fn(x.binary_op, k.exprs[static_cast<std::size_t>(x.operands[0])].type)(*a, *b, fault);
-      break;
-    }
-    default:
-      return std::nullopt;
-  }
-  if (fault) return std::nullopt;
-  return r;
-}
-
-// [LocalId] the value of the one statement that sets the local (kNone where none or several do).
-std::vector<ExprId> set_once_values(const Kernel& k) {
-  std::vector<int> writes(k.locals.size(), 0);
-  std::vector<ExprId> value(k.locals.size(), kNone);
-  for (const Stmt& s : k.stmts)
-    if ((s.kind == StmtKind::Declare || s.kind == StmtKind::Assign || s.kind == StmtKind::InlinedCall) &&
-        s.local != kNone) {
-      ++writes[static_cast<std::size_t>(s.local)];
-      value[static_cast<std::size_t>(s.local)] = s.kind == StmtKind::InlinedCall ? kNone : s.value;
-    }
-  for (std::size_t i = 0; i < value.size(); ++i)
-    if (writes[i] != 1) value[i] = kNone;
-  return value;
-}
-
-int shared_atomic_turns(const Kernel& k, const MemoryAccess& a, const std::vector<bool>& results_used,
-                        const std::vector<ExprId>& set_once) {
-  if (a.space != AddressSpace::Shared || a.kind != AccessKind::Atomic || a.width != 4 || a.value == kNone ||
-      (is_floating(k.exprs[static_cast<std::size_t>(a.value)].type) && a.atomic != AtomicOp::Exch))
-    return 0;
-  if (a.atomic == AtomicOp::Cas) return 2;
-  if (a.atomic == AtomicOp::Other) return 0;
-  const auto id = static_cast<std::size_t>(&a - k.accesses.data());
-  if (a.atomic == AtomicOp::Add && !results_used[id] && compile_time_value(k, a.value, set_once) == 1u)
-    return 0;
-  return 1;
 }
 
 // Whether `e` reads the value an atomic among `accesses` (a statement's) returns.
@@ -668,11 +595,7 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
   const Kernel& k = kernel;
   const PlanOptions& o = options;
   const std::vector<std::string> uncounted = uncounted_accesses(k, loaded);
-  const std::vector<ExprId> set_once = set_once_values(k);
-  std::vector<bool> results_used(k.accesses.size(), false);  // [access]: an atomic whose result is read
-  for (const Expr& e : k.exprs)
-    if (e.kind == ExprKind::Opaque && e.access != kNone)
-      results_used[static_cast<std::size_t>(e.access)] = true;
+  const std::vector<int> turns = shared_atomic_turns(k);
   has_memory.assign(k.stmts.size(), 0);
   memory.resize(k.stmts.size());
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
@@ -690,7 +613,7 @@ void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vect
           CompiledAccess{a, access.base, access.offset, access.guard, static_cast<int>(access.width),
                          access.space == AddressSpace::Shared, access.kind == AccessKind::Load, access.kind,
                          static_cast<StmtId>(i)});
-      m.accesses.back().turns = shared_atomic_turns(k, access, results_used, set_once);
+      m.accesses.back().turns = turns[static_cast<std::size_t>(a)];
       const std::int32_t parameter = k.bases[static_cast<std::size_t>(access.base)].parameter;
       if (o.capture_stores && writes && parameter != kNone) {
         CompiledAccess& c = m.accesses.back();

@@ -157,6 +157,30 @@ TEST(SharedAtomicsRecorded, EveryKernelAsTheH200CountedIt) {
   EXPECT_EQ(loops, 6);
 }
 
+// Unused shared atomicAdds whose operand nvcc folds to 1, and atomicSub(p, -1), are ATOMS.POPC.INC
+// on the H200 (data/validation/atomics/nvidia-h200-shared-folded: one warp of 32 on s[t % 4],
+// inc = n = 1): 1 wavefront, 0 conflicts; operands it cannot fold (a parameter, 1 * inc, a
+// __constant__, t / 64 + 1) are ATOMS.ADD, 8 lanes a word taking turns: 8 wavefronts, 7 conflicts.
+TEST(SharedAtomicsRecorded, OperandsNvccFoldsToOneAsTheH200CountedThem) {
+  const std::string folder =
+      std::string(WARPDIV_SOURCE_DIR) + "/data/validation/atomics/nvidia-h200-shared-folded/";
+  const std::vector<std::map<std::string, std::string>> rows = recorded_rows(folder);
+  ASSERT_EQ(rows.size(), 16u);
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.at("kernel") + ": " + row.at("statement") + " (" + row.at("sass") + ")");
+    frontend::FrontendOptions o;
+    o.file = folder + "folded.cu";
+    o.kernel = row.at("kernel");
+    const ir::Kernel k = frontend::load_kernel(o);
+    ir::Launch l = launch_of(k, ir::Dim3{1, 1, 1}, ir::Dim3{32, 1, 1});
+    l.arguments[1] = l.arguments[2] = ir::Value::of(ir::ScalarType::I32, 1);
+    const std::vector<sim::Count> replayed = shared_atomic_figures(k, ir::replay(k, l));
+    EXPECT_EQ(sim::to_decimal(replayed[0]), row.at("instructions"));
+    EXPECT_EQ(sim::to_decimal(replayed[1]), row.at("wavefronts"));
+    EXPECT_EQ(sim::to_decimal(replayed[2]), row.at("conflicts"));
+  }
+}
+
 class AtomicSectorsByHand : public SnippetTest {
  protected:
   AtomicSectorsByHand() : SnippetTest("warpdiv_atomic_sectors_") {}
