@@ -14,7 +14,8 @@ constexpr int kMaxDepth = 16;
 // The values nvcc folds to a constant (the header's list), as the bits of their type.
 class Folder {
  public:
-  explicit Folder(const Kernel& k) : k_(k), parent_(k.stmts.size(), kNone), set_once_(k.locals.size(), kNone) {
+  explicit Folder(const Kernel& k)
+      : k_(k), parent_(k.stmts.size(), kNone), set_once_(k.locals.size(), kNone) {
     std::vector<int> writes(k.locals.size(), 0);
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {
       const Stmt& s = k.stmts[i];
@@ -116,7 +117,8 @@ class Folder {
       for (auto c = here; c != o.children.begin();) {
         const Stmt& s = k_.stmts[static_cast<std::size_t>(*--c)];
         if (!writes(*c, local)) continue;
-        if ((s.kind == StmtKind::Declare || s.kind == StmtKind::Assign) && s.local == local) return {s.value, *c};
+        if ((s.kind == StmtKind::Declare || s.kind == StmtKind::Assign) && s.local == local)
+          return {s.value, *c};
         return {set_once_[static_cast<std::size_t>(local)], at};
       }
     }
@@ -145,13 +147,15 @@ int turns_of(const Kernel& k, const Folder& folder, const MemoryAccess& a, StmtI
 std::vector<int> shared_atomic_turns(const Kernel& k) {
   std::vector<bool> results_used(k.accesses.size(), false);  // [access]: an atomic whose result is read
   for (const Expr& e : k.exprs)
-    if (e.kind == ExprKind::Opaque && e.access != kNone) results_used[static_cast<std::size_t>(e.access)] = true;
+    if (e.kind == ExprKind::Opaque && e.access != kNone)
+      results_used[static_cast<std::size_t>(e.access)] = true;
   const Folder folder(k);
   std::vector<int> turns(k.accesses.size(), 0);
   for (std::size_t s = 0; s < k.stmts.size(); ++s)
     for (const std::int32_t a : k.stmts[s].accesses)
-      turns[static_cast<std::size_t>(a)] = turns_of(k, folder, k.accesses[static_cast<std::size_t>(a)],
-                                                    static_cast<StmtId>(s), results_used[static_cast<std::size_t>(a)]);
+      turns[static_cast<std::size_t>(a)] =
+          turns_of(k, folder, k.accesses[static_cast<std::size_t>(a)], static_cast<StmtId>(s),
+                   results_used[static_cast<std::size_t>(a)]);
   return turns;
 }
 

@@ -1,5 +1,7 @@
 #include "sim/model/ir_contract.hpp"
 
+#include "sim/support/errors.hpp"
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -148,11 +150,18 @@ class Contractor {
   // both p and q contract), so q's new version holds the same product and the read is not
   // counted.
   bool copies_product(LocalId local, ExprId value) {
+    // Under a sign too (`r = -p`, `r = p * 1.0f`): the copy holds the product so signed.
+    bool negated = false;
+    for (bool negates = false; sign_operand(k_, k_.exprs[value], negates) != kNone;) {
+      value = sign_operand(k_, k_.exprs[value], negates);
+      negated = negated != negates;
+    }
     const Expr& e = k_.exprs[value];
     if (e.kind != ExprKind::Local || e.type != k_.locals[static_cast<std::size_t>(local)].type) return false;
     const auto found = definitions_.find({e.index, read_version_[value]});
     if (found == definitions_.end()) return false;
-    const ProductDefinition copy = found->second;
+    ProductDefinition copy = found->second;
+    copy.negated = copy.negated != negated;
     --uses_[static_cast<std::size_t>(copy.value)];
     const std::uint32_t v = ++next_version_;
     version_[static_cast<std::size_t>(local)] = v;
@@ -195,13 +204,17 @@ class Contractor {
         for (std::int32_t a : s.accesses) {
           const MemoryAccess& m = k_.accesses[static_cast<std::size_t>(a)];
           if (m.compare != kNone) expr(m.compare, true);
-          if (m.value != kNone) expr(m.value, true);
+          if (m.value != kNone) {
+            expr(m.value, true);
+            note_local_array_product(m);
+          }
         }
         break;
       case StmtKind::Return:
         if (s.value != kNone) {
           const int value = expr(s.value, true);
-          if (!calls_.empty() && calls_.back() != kNone) assign(calls_.back(), value, s.value);
+          if (!calls_.empty() && calls_.back() != kNone && !copies_product(calls_.back(), s.value))
+            assign(calls_.back(), value, s.value);
         }
         break;
       case StmtKind::If:
@@ -236,10 +249,11 @@ class Contractor {
     int returns = 0;
     count_returns(body, returns);
     if (returns != 1 || body == kNone) return false;
-    const Stmt& b = k_.stmts[body];
-    if (b.kind == StmtKind::Return) return true;
-    return b.kind == StmtKind::Block && !b.children.empty() &&
-           k_.stmts[b.children.back()].kind == StmtKind::Return;
+    // The return last in the body, or last in the block last in it (a function's own braces).
+    StmtId last = body;
+    while (k_.stmts[last].kind == StmtKind::Block && !k_.stmts[last].children.empty())
+      last = k_.stmts[last].children.back();
+    return k_.stmts[last].kind == StmtKind::Return;
   }
   void count_returns(StmtId id, int& n) const {
     if (id == kNone) return;
@@ -437,6 +451,30 @@ class Contractor {
     }
   }
 
+  // A product (or a local holding one) stored into a local array: nvcc keeps such an array in
+  // registers where its indices are constants, and may then contract the product into a sum
+  // that reads the element back, which the source does not settle.
+  void note_local_array_product(const MemoryAccess& m) {
+    if (m.space != AddressSpace::Local || m.base == kNone || !is_floating(k_.exprs[m.value].type)) return;
+    bool product = signed_product(k_, m.value).product != kNone;
+    const Expr& v = k_.exprs[m.value];
+    if (v.kind == ExprKind::Local)
+      product = product || definitions_.count({v.index, read_version_[m.value]}) != 0;
+    if (product) array_products_.emplace(m.base, m.range);
+  }
+
+  // The local array element holding a product that a sum's operand reads (under a sign), or none.
+  const MemoryAccess* array_product_read(ExprId operand) const {
+    for (bool negates = false; sign_operand(k_, k_.exprs[operand], negates) != kNone;)
+      operand = sign_operand(k_, k_.exprs[operand], negates);
+    const Expr& e = k_.exprs[operand];
+    if (e.kind != ExprKind::Opaque || e.access == kNone) return nullptr;
+    const MemoryAccess& m = k_.accesses[static_cast<std::size_t>(e.access)];
+    return m.kind == AccessKind::Load && m.space == AddressSpace::Local && array_products_.count(m.base) != 0
+               ? &m
+               : nullptr;
+  }
+
   // A product whose every use is an operand of a sum: nvcc (ptxas) contracts each of those sums
   // and computes no rounded product at all.
   bool contractible(int value) const {
@@ -447,6 +485,17 @@ class Contractor {
   void decide(const SumSite& s, ContractionResult& result) {
     const std::string where = location(k_, k_.exprs[s.sum].range);
     const bool add = k_.exprs[s.sum].binary_op == BinaryOp::Add;
+    for (const ExprId operand : {k_.exprs[s.sum].operands[0], k_.exprs[s.sum].operands[1]})
+      if (const MemoryAccess* read = array_product_read(operand)) {
+        unmodelled(k_.exprs[s.sum],
+                   std::string("the floating-point ") + (add ? "sum" : "difference") + " at " + where +
+                       " of '" + read->text + "', a local array element given a product (" +
+                       location(k_, array_products_.at(read->base)) +
+                       "), which nvcc may keep in a register and contract into an FMA here "
+                       "(write it with fmaf, or compile with -fmad=false and give --fmad=false)");
+        result.unmodelled.push_back(s.sum);
+        return;
+      }
     const bool has_product[2] = {s.side[0].product != kNone, s.side[1].product != kNone};
     if (has_product[0] && has_product[1]) {
       const int p = s.side[0].value, q = s.side[1].value;
@@ -585,11 +634,28 @@ class Contractor {
   std::map<std::pair<LocalId, std::uint32_t>, ProductDefinition> definitions_;
   std::vector<LocalId> calls_;  // the result local of each inlined call being walked
   std::vector<SumSite> sites_;
+  std::map<std::int32_t, SourceRange> array_products_;  // [base]: where a product was stored
   bool cloned_ = false;
 };
 
 }  // namespace
 
 ContractionResult contract_floating(Kernel& kernel) { return Contractor(kernel).run(); }
+
+void refuse_unsettled_branches(const Kernel& kernel, const ContractionResult& result) {
+  if (result.unmodelled.empty()) return;
+  const std::vector<ExprId> origins = opaque_origins(kernel);
+  for (const Stmt& s : kernel.stmts) {
+    const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch;
+    if (!condition || s.value == kNone) continue;
+    const ExprId origin = origins[static_cast<std::size_t>(s.value)];
+    if (std::find(result.unmodelled.begin(), result.unmodelled.end(), origin) == result.unmodelled.end())
+      continue;
+    const Expr& value = kernel.exprs[static_cast<std::size_t>(origin)];
+    throw InvalidInput(
+        Diag::unsupported_construct, source_location(kernel, s.range),
+        "the condition of this " + report_kind(s) + " depends on " + value.description + ": not supported");
+  }
+}
 
 }  // namespace warpdiv::sim::ir

@@ -41,4 +41,9 @@ struct ContractionResult {
 /// structurally valid; it stays so (a rewritten sum keeps its id; its operands come before it).
 ContractionResult contract_floating(Kernel& kernel);
 
+/// Throws InvalidInput (unsupported_construct) for the first condition that depends on a sum
+/// `result` left opaque: the source does not settle its rounding (no launch value would), and
+/// the description says how to settle it.
+void refuse_unsettled_branches(const Kernel& kernel, const ContractionResult& result);
+
 }  // namespace warpdiv::sim::ir

@@ -96,6 +96,42 @@ TEST_F(FrontendFloat, ProductsUnderASignContractAsTheProduct) {
   EXPECT_EQ(given(kernel("  float o = fabsf(a * b) - c;"), "o"), "(fabs((param:a * param:b)) - param:c)");
 }
 
+// Through an inlined function's return (its body's own braces around the return), a member
+// function's, and a sign applied there: the product contracts as written out (nvcc inlines
+// first). Two products through a helper are two products: refused as `x*x + y*y` is. A product
+// stored into a local array and read back into a sum: nvcc may keep the array in registers and
+// contract, or not: refused, naming the element.
+TEST_F(FrontendFloat, ProductsThroughCallsContractAndThroughLocalArraysAreRefused) {
+  const std::string mulf = "__device__ float mulf(float u, float v) { return u * v; }\n";
+  const std::string neg = "__device__ float neg(float u) { return -u; }\n";
+  const std::string sq = "__device__ float sq(float u) { return u * u; }\n";
+  const auto with = [&](const std::string& functions, const std::string& body) {
+    frontend::FrontendOptions o =
+        options(functions + "__global__ void k(int* out, float a, float b, float c, float d) {\n" + body +
+                "\n  if (o > 0.0f) out[threadIdx.x] = 1;\n}\n");
+    return frontend::load_kernel(o);
+  };
+  EXPECT_EQ(given(with(mulf, "  float o = c - mulf(a, b);"), "o"), "fnma(u, v, param:c)");
+  EXPECT_EQ(given(with(mulf, "  float o = mulf(a, b) - c;"), "o"), "fms(u, v, param:c)");
+  EXPECT_EQ(given(with(neg, "  float o = neg(a * b) + c;"), "o"), "fma((-param:a), param:b, param:c)");
+  const auto refused = [&](const std::string& functions, const std::string& body) {
+    try {
+      with(functions, body);
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string two = refused(sq, "  float o = sq(a) + sq(b);");
+  EXPECT_NE(two.find("of two products, either of which nvcc may contract into an FMA"), std::string::npos)
+      << two;
+  const std::string array = refused("", "  float r[2];\n  r[0] = a * b;\n  float o = c - r[0];");
+  EXPECT_NE(array.find("of 'r[0]', a local array element given a product"), std::string::npos) << array;
+  // Not a product: no refusal.
+  EXPECT_EQ(given(with("", "  float r[2];\n  r[0] = a + b;\n  float o = c - r[0];"), "o"),
+            "(param:c - opaque:float32{r[0] (local array)})");
+}
+
 // The H200's figure for the forms above in a launch (signs/run.txt): with a = 0.1f * (t + 1) and
 // x = t + 1, x - 10a rounded once is not 0 in 52 of 64 lanes (rounded twice, in 9).
 TEST_F(FrontendFloat, ANegatedProductBranchesAsTheH200Does) {
