@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <type_traits>
 
@@ -138,8 +139,16 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
   const std::string qualified = callee->getQualifiedNameAsString();
   const bool std_min_max = qualified == "std::min" || qualified == "std::max";
   refuse_unseen_writes(call, callee);
+  if (const BuiltinFunction* builtin = builtin_named(callee->getName());
+      builtin != nullptr && builtin->kind == BuiltinKind::Classify) {
+    if (const auto classified = classify_float(call, *builtin)) return convert(*classified, type, where);
+  }
   if (is_cuda_api(callee) || std_min_max) return lower_builtin_call(call, type);
-  if (!inlinable(callee)) return opaque(call, type);  // a system header's function
+  if (!inlinable(callee)) {  // a system header's function: not a value the launch could give
+    const ir::ExprId id = opaque(call, type);
+    unmodelled_[id] = "'" + qualified + "' is a library function the model does not evaluate";
+    return id;
+  }
   check_callee(call, callee);
   return k_.local(inlined_result(call, callee, type), where);
 }
@@ -360,6 +369,28 @@ std::optional<ir::ExprId> Lowerer::math_function(const clang::CallExpr* call,
   }
   if (intrinsic == ir::Intrinsic::Fma) count_flops(2);
   return k_.intrinsic(intrinsic, operands, where);
+}
+
+/// isnan(x), isinf(x), isfinite(x) of a float or double x, exactly: |x| compared with infinity
+/// (!(|x| <= inf), |x| == inf, |x| < inf), so that x is read once.
+std::optional<ir::ExprId> Lowerer::classify_float(const clang::CallExpr* call,
+                                                  const BuiltinFunction& builtin) {
+  if (call->getNumArgs() != 1) return std::nullopt;
+  const clang::Expr* arg = call->getArg(0)->IgnoreImpCasts();
+  const auto type = scalar_type(arg->getType());
+  if (!type || !ir::is_floating(*type)) return std::nullopt;
+  const ir::SourceRange where = range(call);
+  const ir::ExprId magnitude = k_.intrinsic(ir::Intrinsic::Fabs, {lower_int(arg)}, where);
+  const ir::ExprId infinity = k_.floating_constant(*type, std::numeric_limits<double>::infinity(), where);
+  switch (builtin.operation) {
+    case 0:
+      return k_.unary(ir::UnaryOp::LogicalNot, k_.binary(ir::BinaryOp::Le, magnitude, infinity, where),
+                      where);
+    case 1:
+      return k_.binary(ir::BinaryOp::Eq, magnitude, infinity, where);
+    default:
+      return k_.binary(ir::BinaryOp::Lt, magnitude, infinity, where);
+  }
 }
 
 /// __umul24(x, y) / __mul24(x, y): the low 32 bits of the product of the arguments' low 24

@@ -92,6 +92,7 @@ enum class BuiltinKind {
   Store,             // a store to *p through a cache hint
   Texture,           // a texture read
   Surface,           // a surface read
+  Classify,          // isnan (0), isinf (1), isfinite (2) of a floating-point value
 };
 
 /// A BUILTIN row of lower_builtins.def: its name, kind, operation (as an int) and arity.
@@ -425,6 +426,7 @@ class Lowerer {
   void check_function(const clang::Expr* call, const clang::FunctionDecl* callee);
   ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId lower_builtin_call(const clang::CallExpr* call, ir::ScalarType type);
+  std::optional<ir::ExprId> classify_float(const clang::CallExpr* call, const BuiltinFunction& builtin);
   ir::ExprId unevaluated_call(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId min_max(const clang::CallExpr* call, bool minimum, ir::ScalarType result_type);
   ir::ExprId absolute(const clang::CallExpr* call, ir::ScalarType type);

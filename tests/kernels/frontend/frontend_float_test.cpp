@@ -151,6 +151,37 @@ TEST_F(FrontendFloat, ANegatedProductBranchesAsTheH200Does) {
   }
 }
 
+// isnan, isinf and isfinite are exact comparisons of |x| with infinity. With x = (t - 32) / 4 over
+// 64 threads and z = 0: x / x is NaN only at t = 32 (0 / 0): 1 lane; x / z is infinite in the
+// other 63 and finite in none. signbit is not computed: a branch on it is refused as unsupported,
+// naming the function (no launch value would settle it).
+TEST_F(FrontendFloat, IsnanIsinfIsfiniteAreComputedSignbitIsRefused) {
+  const auto taken = [&](const std::string& condition) {
+    const ir::Kernel k = load(
+        "#include <cmath>\n__global__ void k(int *o, float z) {\n  int t = threadIdx.x;\n"
+        "  float x = (float)(t - 32) * 0.25f;\n  if (" +
+        condition + ") o[t] = 1;\n}\n");
+    ir::Launch l;
+    l.grid = {1, 1, 1};
+    l.block = {64, 1, 1};
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    l.arguments[1] = ir::Value{ir::ScalarType::F32, 0};  // z = +0.0f
+    return ir::replay(k, l).statements[statement_at(k, 5, ir::StmtKind::If)].taken_lanes;
+  };
+  EXPECT_EQ(taken("isnan(x / x)"), 1u);
+  EXPECT_EQ(taken("std::isnan(x / x)"), 1u);
+  EXPECT_EQ(taken("__isnanf(x / x)"), 1u);
+  EXPECT_EQ(taken("isinf(x / z)"), 63u);
+  EXPECT_EQ(taken("isfinite(x / z)"), 0u);
+  EXPECT_EQ(taken("isfinite(x)"), 64u);
+  const std::string why = refusal(
+      "#include <cmath>\n__global__ void k(int *o) {\n  float x = threadIdx.x - 3.0f;\n"
+      "  if (signbit(x)) o[0] = 1;\n}\n");
+  EXPECT_NE(why.find("'std::signbit' is a library function the model does not evaluate: not supported"),
+            std::string::npos)
+      << why;
+}
+
 TEST_F(FrontendFloat, ProductsWithAnotherUseDoNotContract) {
   // k3: the product also used on its own.
   EXPECT_EQ(
