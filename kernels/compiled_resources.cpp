@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -400,28 +401,103 @@ std::vector<std::string> parse_dependency_rule(const std::string& rule) {
   return names;
 }
 
+namespace {
+
+// `text` as the preprocessor's directives see it: line splices (a backslash ending a line)
+// joined, comments outside string and character literals made one space (a `//` comment to
+// the end of its line).
+std::string directive_text(const std::string& raw) {
+  std::string text;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const std::size_t next = raw.compare(i, 3, "\\\r\n") == 0 ? 3 : raw.compare(i, 2, "\\\n") == 0 ? 2 : 0;
+    if (next != 0) {
+      i += next - 1;
+      continue;
+    }
+    text += raw[i];
+  }
+  std::string out;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == quote || c == '\n')
+        quote = 0;
+    } else if (text.compare(i, 2, "//") == 0) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const std::size_t close = text.find("*/", i + 2);
+      i = close == std::string::npos ? text.size() : close + 1;
+      out += ' ';
+    } else {
+      if (c == '"' || c == '\'') quote = c;
+      out += c;
+    }
+  }
+  return out;
+}
+
+// The operand of `#include` on a directive line ("name" or <name>, or an object-like macro
+// defined as one), with its delimiter; empty when it is none of these.
+std::pair<char, std::string> include_operand(std::string operand,
+                                             const std::map<std::string, std::string>& macros) {
+  for (int expansions = 0; expansions < 16; ++expansions) {
+    operand.erase(0, operand.find_first_not_of(" \t"));
+    if (operand.empty()) return {};
+    const char open = operand[0];
+    if (open == '"' || open == '<') {
+      const std::size_t close = operand.find(open == '"' ? '"' : '>', 1);
+      if (close == std::string::npos || close == 1) return {};
+      return {open, operand.substr(1, close - 1)};
+    }
+    const std::size_t end = operand.find_first_of(" \t");
+    const auto macro = macros.find(operand.substr(0, end));
+    if (macro == macros.end()) return {};
+    operand = macro->second;
+  }
+  return {};
+}
+
+}  // namespace
+
 std::vector<std::string> included_files(const std::string& file,
                                         const std::vector<std::string>& include_dirs) {
-  static const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+  // A directive: `#` (or `%:`) first on its line, then its name and the rest.
+  static const std::regex directive(R"(^[ \t]*(?:#|%:)[ \t]*(include_next|include|import|define)\b(.*)$)");
+  static const std::regex definition(R"(^[ \t]+([A-Za-z_]\w*)(?:[ \t]+(.*))?$)");
   constexpr std::size_t kMaxFiles = 10000;  // a bound on what one scan follows
   std::vector<std::string> files = {file};
+  std::map<std::string, std::string> macros;  // object-like, in the order the scan meets them
   std::error_code error;
   for (std::size_t next = 0; next < files.size() && files.size() < kMaxFiles; ++next) {
-    std::ifstream in(files[next]);
+    std::ifstream in(files[next], std::ios::binary);
+    std::ostringstream raw;
+    raw << in.rdbuf();
+    std::istringstream lines(directive_text(raw.str()));
     std::string line;
-    std::smatch match;
-    while (std::getline(in, line)) {
-      if (!std::regex_search(line, match, include_line)) continue;
+    std::smatch match, defined;
+    while (std::getline(lines, line)) {
+      if (!std::regex_search(line, match, directive)) continue;
+      const std::string rest = match[2].str();
+      if (match[1] == "define") {
+        if (std::regex_match(rest, defined, definition)) macros[defined[1].str()] = defined[2].str();
+        continue;
+      }
+      const auto [open, name] = include_operand(rest, macros);
+      if (name.empty()) continue;
       std::vector<fs::path> candidates;
-      if (match[1] == "\"") candidates.push_back(fs::path(files[next]).parent_path() / match[2].str());
-      for (const std::string& dir : include_dirs) candidates.push_back(fs::path(dir) / match[2].str());
+      if (open == '"') candidates.push_back(fs::path(files[next]).parent_path() / name);
+      for (const std::string& dir : include_dirs) candidates.push_back(fs::path(dir) / name);
       for (const fs::path& candidate : candidates) {
         const fs::file_status status = fs::status(candidate, error);
         if (!fs::exists(status) || fs::is_directory(status)) continue;
         if (!fs::is_regular_file(status))
           throw InvalidInput(Diag::file_unreadable,
-                             files[next] + ": #include " + match[1].str() + match[2].str() +
-                                 (match[1] == "<" ? ">" : "\"") + " names " + candidate.string() +
+                             files[next] + ": #include " + open + name + (open == '<' ? ">" : "\"") +
+                                 " names " + candidate.string() +
                                  ", which is not a regular file (a FIFO, a device or a socket: the "
                                  "compiler would wait on it or read it without end)");
         const std::string found = candidate.lexically_normal().string();

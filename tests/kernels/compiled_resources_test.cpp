@@ -422,6 +422,33 @@ TEST(IncludedFiles, QuotedBesideTheFileThenInTheFoldersAngledInTheFoldersCyclesO
   EXPECT_EQ(included_files(file, {scratch.path + "/inc"}), (std::vector<std::string>{file, a, c, b}));
 }
 
+// As the preprocessor reads the directives: a line splice, a comment before the `#`, the `%:`
+// digraph, `#include` of an object-like macro defined as a name (also through another macro);
+// an #include in a comment or a string is none. A FIFO named through a macro is refused too.
+TEST(IncludedFiles, DirectivesAsThePreprocessorReadsThem) {
+  const Scratch scratch;
+  const std::string a = scratch.file("a.h", "int a;\n");
+  const std::string b = scratch.file("b.h", "int b;\n");
+  const std::string c = scratch.file("c.h", "int c;\n");
+  const std::string d = scratch.file("d.h", "int d;\n");
+  const std::string e = scratch.file("e.h", "int e;\n");
+  scratch.file("no1.h", "");
+  scratch.file("no2.h", "");
+  const std::string file = scratch.file("k.cu",
+                                        "#define H \"a.h\"\n#include H\n"
+                                        "#include \\\n\"b.h\"\n"
+                                        "/* a comment */ #include \"c.h\"\n"
+                                        "%:include \"d.h\"\n"
+                                        "#define E2 \"e.h\"\n#define E E2\n#include E\n"
+                                        "// #include \"no1.h\"\n"
+                                        "/*\n#include \"no1.h\"\n*/\n"
+                                        "const char *s = \"#include \\\"no2.h\\\"\";\n");
+  EXPECT_EQ(included_files(file, {}), (std::vector<std::string>{file, a, b, c, d, e}));
+  ASSERT_EQ(::mkfifo((fs::path(scratch.path) / "pipe.h").c_str(), 0600), 0);
+  const std::string fifo = scratch.file("f.cu", "#define P \"pipe.h\"\n#include P\n");
+  EXPECT_THROW(included_files(fifo, {}), InvalidInput);
+}
+
 // The report's wording, on text written here (as nvcc 13.0 and NVRTC 13.0 print it).
 TEST(PtxasReport, ParsesEveryFigureOfEachEntry) {
   const std::string report =
