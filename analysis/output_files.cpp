@@ -386,6 +386,12 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
   struct stat info {};
   if (path == "-") {
     o.kind_ = Output::Kind::standard_output;
+    // What standard output is, when a file (`1<> FILE`, `>> FILE`): it may be an input.
+    if (::fstat(STDOUT_FILENO, &info) == 0 && S_ISREG(info.st_mode)) {
+      o.exists_ = true;
+      o.device_ = static_cast<unsigned long long>(info.st_dev);
+      o.inode_ = static_cast<unsigned long long>(info.st_ino);
+    }
   } else if (::stat(path.c_str(), &info) == 0) {
     if (S_ISDIR(info.st_mode))
       throw InvalidInput(Diag::output_unwritable, o.flag_ + " is a folder; give a file path");

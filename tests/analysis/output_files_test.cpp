@@ -362,6 +362,37 @@ TEST(OutputFiles, DashIsTheStandardOutputStreamAndSilencesTheReport) {
   EXPECT_EQ(out.str(), "a,b\n1,2\n");
 }
 
+// Standard output opened on an input (`1<> k.cu`, `>> k.cu`): `-` is that file, refused as
+// /dev/stdout is; standard output on another file is no clash.
+TEST(OutputFiles, DashOnAnInputIsRefused) {
+  TempDir dir;
+  write_file(dir.file("k.cu"), "the kernel\n");
+  write_file(dir.file("other"), "");
+  const int saved = ::dup(STDOUT_FILENO);
+  ASSERT_GE(saved, 0);
+  std::string message, other;
+  for (const std::string& target : {dir.file("k.cu"), dir.file("other")}) {
+    const int fd = ::open(target.c_str(), O_WRONLY | O_APPEND);
+    ASSERT_GE(fd, 0);
+    ::fflush(stdout);
+    ::dup2(fd, STDOUT_FILENO);
+    ::close(fd);
+    std::ostringstream out;
+    try {
+      OutputFiles outputs(out);
+      outputs.protect("the kernel source", dir.file("k.cu"));
+      outputs.open("--csv", "-");
+    } catch (const InvalidInput& e) {
+      (target == dir.file("k.cu") ? message : other) = e.what();
+    }
+    ::dup2(saved, STDOUT_FILENO);
+  }
+  ::close(saved);
+  EXPECT_TRUE(contains(message, "--csv '-' is the same file as the kernel source")) << message;
+  EXPECT_EQ(other, "");
+  EXPECT_EQ(read_file(dir.file("k.cu")), "the kernel\n");
+}
+
 TEST(OutputFiles, ReportGoesToStandardOutputOtherwise) {
   TempDir dir;
   std::ostringstream out;
