@@ -83,13 +83,18 @@ Route resolve_route(const FrontendOptions& options) {
   Route route;
   if (options.cuda_headers == "builtin") return route;
   const std::string path = cuda_path_of(options);
-  const bool found = exists(path + "/include/cuda_runtime.h");
-  if (!found) {
+  // What Clang 14's driver needs of an installation it is given: its headers, bin/ and
+  // libdevice (a headers-only folder, such as a Python wheel's, is refused by it).
+  std::string missing;
+  for (const char* part : {"/include/cuda_runtime.h", "/bin", "/nvvm/libdevice/libdevice.10.bc"})
+    if (missing.empty() && !exists(path + part)) missing = path + part;
+  if (!missing.empty()) {
     if (options.cuda_headers == "auto") return route;
     throw InvalidInput(Diag::flag_value,
-                       "no CUDA Toolkit at " + path + " (" + path +
-                           "/include/cuda_runtime.h is missing): give its folder with --cuda-path "
-                           "DIR, or read the file with warpdiv's own headers (--cuda-headers builtin)");
+                       "no CUDA Toolkit at " + path + " (" + missing +
+                           " is missing; Clang needs the toolkit's include/, bin/ and "
+                           "nvvm/libdevice/): give its folder with --cuda-path DIR, or read the file "
+                           "with warpdiv's own headers (--cuda-headers builtin)");
   }
   route.toolkit = true;
   route.cuda_path = path;

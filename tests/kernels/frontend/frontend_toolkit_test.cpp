@@ -314,6 +314,26 @@ TEST_F(ToolkitRouteTest, ChoosingTheRoute) {
   } catch (const InvalidInput& e) {
     EXPECT_NE(std::string(e.what()).find("no CUDA Toolkit at " + o.cuda_path), std::string::npos) << e.what();
   }
+  // Headers alone (a Python wheel's layout: include/ without bin/ or nvvm/libdevice/): not an
+  // installation Clang takes. auto reads the file with the built-in prelude; toolkit refuses,
+  // naming what is missing (Clang's own driver error would name neither).
+  const std::filesystem::path headers = dir_ / "headers-only";
+  std::filesystem::create_directories(headers / "include");
+  std::ofstream(headers / "include" / "cuda_runtime.h") << "#error not read\n";
+  o.cuda_path = headers.string();
+  o.cuda_headers = "auto";
+  EXPECT_EQ(load_kernel(o).name, "k");
+  o.cuda_headers = "toolkit";
+  try {
+    load_kernel(o);
+    FAIL() << "a headers-only folder must be refused";
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("(" + o.cuda_path +
+                                         "/bin is missing; Clang needs the toolkit's "
+                                         "include/, bin/ and nvvm/libdevice/)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
