@@ -1,0 +1,99 @@
+// `warpdiv check CONFIG` through the binary: what keys a statement (a template's instantiations, a
+// string literal's text) and where a kernel that cannot be read is placed, figures by hand.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+CliResult check(const TempDir& dir, const std::string& config, std::vector<std::string> flags = {}) {
+  write_file(dir.file("c.toml"), config);
+  std::vector<std::string> args = {"check", dir.file("c.toml")};
+  args.insert(args.end(), flags.begin(), flags.end());
+  return run_warpdiv(args);
+}
+
+// How many times `part` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+// g's instantiations at grid 1, block 64 (2 warps), `if (v < 3)` at t.cu:1:44, `return 2` at 1:65:
+// - called with v = t: lanes 0 .. 2 of warp 0 take the if, warp 1 none: 1 of 2 warp evaluations
+//   diverge (50%); `return 2` runs on 29 + 32 = 61 of 64 lanes (95.31%);
+// - called with v = t % 4: 3 lanes of every 4 take it, in both warps: 2 of 2 (100%); `return 2`
+//   runs on lanes with t % 4 == 3, 8 per warp: 16 of 64 (25%).
+const std::string kTemplate = "template <int K> __device__ int g(int v) { if (v < 3) return K; return 2; }\n";
+std::string template_kernel(const std::string& v, const std::string& more = "") {
+  return kTemplate + "__global__ void k(int *o) {\n  int t = threadIdx.x;\n" + more + "  o[t] = g<1>(" + v +
+         ") + g<2>(" + v + ");\n}\n";
+}
+
+// Each instantiation of a template is a function of its own, keyed by its template arguments: a
+// call of another instantiation added elsewhere (one that never runs) changes no key, so the
+// baseline's rows stay paired, a regression in them is found, and an exemption keyed by one
+// instantiation keeps applying to it alone.
+TEST(CheckKeysCli, AnotherInstantiationCalledElsewhereChangesNoKey) {
+  TempDir dir;
+  write_file(dir.file("t.cu"), template_kernel("t"));
+  const std::string config = "[[kernel]]\nfile = \"t.cu\"\ngrid = [1]\nblock = [64]\n";
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 0);
+  const std::string before = read_file(dir.file("b.csv"));
+  for (const char* f : {"g<1>(int)", "g<2>(int)"}) {
+    SCOPED_TRACE(f);
+    // if: 2 warp evaluations, 64 active lanes, 2 branch evaluations, 1 divergent.
+    EXPECT_NE(before.find("\nt," + std::string(f) + ",if (v < 3),1,if,t.cu,1,44,32,2,64,2,1,"),
+              std::string::npos)
+        << before;
+    EXPECT_NE(before.find("\nt," + std::string(f) + ",return 2,1,"), std::string::npos) << before;
+  }
+  // The same calls diverging, and a call of g<5> that never runs added above them.
+  write_file(dir.file("t.cu"), template_kernel("t % 4", "  if (t == 64) o[0] = g<5>(t);\n"));
+  const CliResult r = check(dir, config, {"--baseline", dir.file("b.csv")});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  for (const char* f : {"g<1>(int)", "g<2>(int)"}) {
+    SCOPED_TRACE(f);
+    EXPECT_NE(r.out.find("t.cu:1:44: warning: in '" + std::string(f) +
+                         "': branch diverges in 100% of its warp evaluations (2 of 2), 50% in the baseline "
+                         "(1 of 2) (check 't') [divergence-regressed]\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("t.cu:1:65: warning: in '" + std::string(f) +
+                         "': return runs at 25% SIMD efficiency (16 of 64 lanes), 95.31% in the baseline "
+                         "(61 of 64) (check 't') [simd-efficiency-regressed]\n"),
+              std::string::npos)
+        << r.out;
+  }
+  EXPECT_EQ(occurrences(r.out, "regressed]"), 4u) << r.out;
+  // What vanished is the edited statement of k and its two calls, nothing of g.
+  EXPECT_EQ(occurrences(r.out, "[baseline-vanished]"), 3u) << r.out;
+  EXPECT_EQ(occurrences(r.out, "' in 'k' of the baseline"), 3u) << r.out;
+  // g<5>'s statements have rows of their own (none ran), g<1>'s and g<2>'s keep theirs.
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("after.csv")}).status, 0);
+  const std::string after = read_file(dir.file("after.csv"));
+  EXPECT_NE(after.find("\nt,g<5>(int),if (v < 3),1,if,t.cu,1,44,32,0,0,0,0,"), std::string::npos) << after;
+  for (const char* f : {"g<1>(int)", "g<2>(int)"})
+    EXPECT_NE(after.find("\nt," + std::string(f) + ",if (v < 3),1,if,t.cu,1,44,32,2,64,2,2,"),
+              std::string::npos)
+        << after;
+  // g<1>'s branch exempted up to 100%, g<2>'s under the kernel's 60%. 16 statements: the 3 of g
+  // in each of 3 instantiations, and k's 7 (the declaration, the if, the 2 assignments, the 3 calls).
+  const CliResult exempt = check(dir, config +
+                                          "[kernel.limits]\nmax_divergent_fraction = 0.6\n"
+                                          "[[kernel.statement]]\nfunction = \"g<1>(int)\"\n"
+                                          "statement = \"if (v < 3)\"\nmax_divergent_fraction = 1\n");
+  EXPECT_EQ(exempt.status, 1) << exempt.out << exempt.err;
+  EXPECT_EQ(exempt.out,
+            "t.cu:1:44: warning: in 'g<2>(int)': branch diverges in 100% of its warp evaluations (2 of 2), "
+            "limit 60% (check 't') [divergent-branch]\n"
+            "warpdiv check: 1 kernel, 16 statements: 1 limit crossed: FAILED\n");
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
