@@ -95,5 +95,44 @@ TEST(CheckKeysCli, AnotherInstantiationCalledElsewhereChangesNoKey) {
             "warpdiv check: 1 kernel, 16 statements: 1 limit crossed: FAILED\n");
 }
 
+// Two printf statements differing only inside their literals, at grid 1, block 64, n = 40: each
+// runs on the 32 lanes of warp 0 and 8 of warp 1, 40 of 64 (62.5%), as does line 5's store.
+std::string printfs(const std::string& first, const std::string& second) {
+  return "#include <cstdio>\n__global__ void k(int *o, int n) {\n  int i = threadIdx.x;\n  if (i < n) "
+         "printf(\"" +
+         first + "\", i); if (i < n) printf(\"" + second + "\", i);\n  if (i < n) o[i] = 1;\n}\n";
+}
+
+// A string literal's text is part of the statement's key, its whitespace too: `"a  b %d"` edited to
+// `"a b %d"` is another statement, and a table for one of two statements that differ only there
+// applies to that one.
+TEST(CheckKeysCli, WhitespaceInsideALiteralIsPartOfTheKey) {
+  TempDir dir;
+  write_file(dir.file("k.cu"), printfs("a  b %d", "c %d"));
+  const std::string config = "[[kernel]]\nfile = \"k.cu\"\ngrid = [1]\nblock = [64]\nargs = { n = 40 }\n";
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 0);
+  EXPECT_NE(read_file(dir.file("b.csv")).find("\nk,k,\"printf(\"\"a  b %d\"\", i)\",1,statement,k.cu,4,14,"),
+            std::string::npos)
+      << read_file(dir.file("b.csv"));
+  write_file(dir.file("k.cu"), printfs("a b %d", "c %d"));
+  const CliResult edited = check(dir, config, {"--baseline", dir.file("b.csv")});
+  EXPECT_EQ(edited.status, 0) << edited.out << edited.err;
+  EXPECT_EQ(edited.out,
+            "k.cu:4:14: note: statement 'printf(\"a  b %d\", i)' in 'k' of the baseline (its line 4) is not "
+            "among the statements now: write the baseline again (check 'k') [baseline-vanished]\n"
+            "warpdiv check: 1 kernel, 7 statements: 0 limits crossed, 0 regressions, 1 note: passed\n");
+  write_file(dir.file("k.cu"), printfs("a  b %d", "a b %d"));
+  const CliResult r =
+      check(dir, config +
+                     "[kernel.limits]\nmin_simd_efficiency = 0.7\n[[kernel.statement]]\n"
+                     "statement = \"printf(\\\"a  b %d\\\", i)\"\nmin_simd_efficiency = 0.5\n");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const std::string limit =
+      ": warning: statement runs at 62.5% SIMD efficiency (40 active lanes in 2 warp "
+      "evaluations of 32), limit 70% (check 'k') [simd-efficiency]\n";
+  EXPECT_EQ(r.out, "k.cu:4:47" + limit + "k.cu:5:14" + limit +
+                       "warpdiv check: 1 kernel, 7 statements: 2 limits crossed: FAILED\n");
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
