@@ -134,5 +134,48 @@ TEST(CheckKeysCli, WhitespaceInsideALiteralIsPartOfTheKey) {
                        "warpdiv check: 1 kernel, 7 statements: 2 limits crossed: FAILED\n");
 }
 
+// A kernel whose launch main() makes cannot be read from it: the finding sits at the place the
+// front-end's refusal names (the argument's expression, the launch), that place no longer repeated
+// in its message, also in a folder whose name looks like a place; a refusal that names no place
+// (no launch at all) stays at the kernel's file.
+TEST(CheckKeysCli, ALaunchThatCannotBeReadFromMainIsAFindingAtItsPlace) {
+  TempDir dir;
+  const std::string k = "__global__ void k(float *o, int n) { if (threadIdx.x < n) o[threadIdx.x] = 1; }\n";
+  ASSERT_EQ(run_shell("mkdir '" + dir.file("x:1:2") + "'").status, 0);
+  write_file(dir.file("x:1:2/f.cu"),
+             k + "#include <cstdlib>\nint main() {\n  float *o; int n = atoi(\"5\");\n"
+                 "  k<<<1, 64>>>(o, n);\n}\n");
+  write_file(dir.file("e.cu"),
+             k + "int main() {\n  float *o; int n = 5;\n  if (n == 4) k<<<1, 64>>>(o, n);\n}\n");
+  write_file(dir.file("none.cu"), k + "int main() { return 0; }\n");
+  write_file(
+      dir.file("c.toml"),
+      "[[kernel]]\nfile = \"x:1:2/f.cu\"\n[[kernel]]\nfile = \"e.cu\"\n[[kernel]]\nfile = \"none.cu\"\n");
+  const CliResult r = run_in(dir.path(), warpdiv_binary(), {"check", "c.toml", "--sarif", "o.sarif"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  const std::string give = "give grid X[,Y[,Z]] and block X[,Y[,Z]]";
+  // n's expression in the launch `  k<<<1, 64>>>(o, n);` (line 5) is at column 19; the launch's
+  // kernel name in `  if (n == 4) k<<<...` (line 4) at column 15.
+  EXPECT_EQ(r.out,
+            "x:1:2/f.cu:5:19: warning: cannot check this kernel: the argument n is not computable from "
+            "the source: 'n' (x:1:2/f.cu:4:17) is set from atoi(\"5\"); give args n=VALUE (check 'f') "
+            "[warpdiv-host-value-unknown]\n"
+            "e.cu:4:15: error: cannot check this kernel: the program never makes this launch of k: the "
+            "condition 'n == 4' of the if at e.cu:4:3 is false; " +
+                give +
+                " (check 'e') [warpdiv-kernel-choice]\n"
+                "none.cu: error: cannot check this kernel: none.cu launches k nowhere in its host code (no "
+                "k<<<...>>>(...)): " +
+                give +
+                " (check 'none') [warpdiv-kernel-choice]\n"
+                "warpdiv check: 0 kernels, 0 statements: 3 kernels unreadable, 0 limits crossed: FAILED\n"
+                "SARIF written to o.sarif\n");
+  const std::string sarif = read_file(dir.file("o.sarif"));
+  for (const char* region : {"\"startColumn\": 19,\n                  \"startLine\": 5",
+                             "\"startColumn\": 15,\n                  \"startLine\": 4"})
+    EXPECT_NE(sarif.find(region), std::string::npos) << region << "\n" << sarif;
+  EXPECT_EQ(occurrences(sarif, "\"region\""), 2u) << sarif;  // none.cu's finding has none
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
