@@ -149,7 +149,7 @@ Finding at_row(const CheckRow& row, const char* rule, std::string message) {
   f.column = row.column;
   f.end_line = row.end_line;
   f.end_column = row.end_column;
-  f.message = std::move(message);
+  f.message = row.place_shared ? "in " + sim::quote_value(row.function) + ": " + message : std::move(message);
   f.figures.emplace_back("kind", row.kind);
   return f;
 }

@@ -88,6 +88,9 @@ struct CheckRow {
   /// The rule ids a `// warpdiv: allow(...)` comment allows on the statement (check_rules()).
   std::vector<std::string> allowed;
   std::size_t baseline_line = 0;  // the CSV line a baseline row was read from
+  /// Another function's row has the statement's place (the instantiations of one template have a
+  /// row each): its findings name the function.
+  bool place_shared = false;
 };
 
 /// A condition true for exactly one lane of every warp evaluation that splits on it, and never

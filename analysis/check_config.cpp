@@ -27,6 +27,7 @@
 #undef WARPDIV_NDEBUG_WAS_SET
 #endif
 
+#include "analysis/check_source.hpp"
 #include "analysis/source_flags.hpp"
 #include "sim/support/errors.hpp"
 #include "sim/support/message_text.hpp"
@@ -77,16 +78,28 @@ std::string normalise_statement(const std::string& text) {
     }
     joined += text[i];
   }
+  // Runs of whitespace made one space, except in a string or character literal, whose text is
+  // kept as written ("a  b" is not "a b").
   std::string out;
   bool space = false;
-  for (const char c : joined) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
+  const std::vector<SourceToken> tokens = source_tokens(joined);
+  auto token = tokens.begin();
+  for (std::size_t i = 0; i < joined.size(); ++i) {
+    while (token != tokens.end() && token->end <= i) ++token;
+    const bool literal =
+        token != tokens.end() && token->kind == SourceToken::Kind::literal && token->begin == i;
+    if (!literal && std::isspace(static_cast<unsigned char>(joined[i]))) {
       space = !out.empty();
       continue;
     }
     if (space) out += ' ';
     space = false;
-    out += c;
+    if (literal) {
+      out.append(joined, i, token->end - i);
+      i = token->end - 1;
+    } else {
+      out += joined[i];
+    }
   }
   return out;
 }

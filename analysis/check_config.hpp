@@ -52,8 +52,8 @@ struct CheckLimits {
 /// `over`'s limits where set, else `base`'s.
 CheckLimits overlay(const CheckLimits& base, const CheckLimits& over);
 
-/// `text` with every run of whitespace made one space, none at either end (the form statements
-/// are keyed by).
+/// `text` with its line splices removed and every run of whitespace made one space, none at either
+/// end, a string or character literal's text kept as written (the form statements are keyed by).
 std::string normalise_statement(const std::string& text);
 
 /// A `[[kernel.statement]]` table: other limits for a statement, keyed as findings and baselines

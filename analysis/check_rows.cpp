@@ -299,9 +299,10 @@ std::string place_text(const CheckRow& row) {
   return std::to_string(row.line) + ":" + std::to_string(row.column);
 }
 
-// The report's rows gathered one per source statement: a statement's key is its owner's place
-// (a loop for its init and step) and kind, so that copies and parts land in one group whether the
-// report gives them one row each or one row in all.
+// The report's rows gathered one per source statement of each function: a statement's key is its
+// owner's place (a loop for its init and step), kind and function, so that copies and parts land in
+// one group whether the report gives them one row each or one row in all, while the instantiations
+// of a template, which share its statements' places, keep a row each under their own names.
 class RowBuilder {
  public:
   RowBuilder(const std::string& check, const ir::Kernel& kernel, int warp_size, const std::string& root,
@@ -362,7 +363,7 @@ class RowBuilder {
   }
 
  private:
-  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string, std::string>;
   struct Group {
     ir::StmtId id = ir::kNone;  // the statement (its owner)
     CheckRow row;
@@ -389,7 +390,7 @@ class RowBuilder {
   }
   Key key(ir::StmtId id) const {
     const ir::Stmt& s = kernel_.stmts[owner(id)];
-    return Key{s.range.file, s.range.line, s.range.column, ir::report_kind(s)};
+    return Key{s.range.file, s.range.line, s.range.column, ir::report_kind(s), places_[owner(id)].function};
   }
 
   std::size_t group(ir::StmtId id, const SourceRow& r) {
@@ -400,7 +401,7 @@ class RowBuilder {
     g.id = owner(id);
     CheckRow& c = g.row;
     c.check = check_;
-    c.function = places_[id].function;
+    c.function = places_[owner(id)].function;
     c.file = s.range.file < kernel_.files.size() ? relative_to_root(kernel_.files[s.range.file].path, root_)
                                                  : r.file;
     c.line = s.range.line;
@@ -446,6 +447,11 @@ std::vector<CheckRow> make_check_rows(const std::string& check, const SourceRepo
   });
   std::map<std::pair<std::string, std::string>, std::uint32_t> seen;  // by function and tokens
   for (CheckRow& c : rows) c.ordinal = ++seen[{c.function, statement_token_key(c.statement)}];
+  // The rows of one place and kind in several functions: the instantiations of a template.
+  std::map<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string>, std::set<std::string>>
+      functions;
+  for (const CheckRow& c : rows) functions[{c.file, c.line, c.column, c.kind}].insert(c.function);
+  for (CheckRow& c : rows) c.place_shared = functions[{c.file, c.line, c.column, c.kind}].size() > 1;
   return rows;
 }
 

@@ -354,6 +354,21 @@ TEST(CheckSource, StatementKeysIgnoreWhitespaceButNotTokenBoundaries) {
   EXPECT_EQ(statement_token_key("x = 1'000 + 1e+5"), "x\n=\n1'000\n+\n1e+5");
 }
 
+// A statement's key text: whitespace between tokens made one space and line splices dropped, a
+// string or character literal's text kept byte for byte (its spaces, a raw tab, a raw string's
+// newline), as the compiler reads it.
+TEST(CheckSource, NormalisedStatementsKeepTheTextOfTheirLiterals) {
+  EXPECT_EQ(normalise_statement("printf(\"a  b %d\",   i)"), "printf(\"a  b %d\", i)");
+  EXPECT_NE(normalise_statement("printf(\"a  b\")"), normalise_statement("printf(\"a b\")"));
+  EXPECT_EQ(normalise_statement("c = '\t' + L\"x\ty\""), "c = '\t' + L\"x\ty\"");  // raw tabs
+  EXPECT_EQ(normalise_statement("f( \"a  b\"\t)"), "f( \"a  b\" )");
+  EXPECT_EQ(normalise_statement("s = R\"(a\n  b)\"  ;"), "s = R\"(a\n  b)\" ;");
+  EXPECT_EQ(normalise_statement("f(\"a\\\nb\")"), "f(\"ab\")");  // a splice inside a literal
+  // Outside literals, as before: an apostrophe in a comment or a digit separator opens none.
+  EXPECT_EQ(normalise_statement("  if (x  >=\t\\\nn)  "), "if (x >= n)");
+  EXPECT_EQ(normalise_statement("x = 1'000;  /* don't   */  y"), "x = 1'000; /* don't */ y");
+}
+
 // The comments of `text`, each as "LINE:COL:TEXT".
 std::vector<std::string> comments(const std::string& text) {
   std::vector<std::string> out;

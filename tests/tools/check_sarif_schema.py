@@ -94,6 +94,15 @@ args = {{ n = 1000, stride = 3 }}
                     "}\n")
         with open(os.path.join(tmp, "broken.cu"), "w") as f:
             f.write("__global__ void broken(int *o) { o[threadIdx.x] = ; }\n")
+        # Two launches read from main() that cannot be taken: an argument computed from atoi (the
+        # argument n at 5:16, on the line after the launch's), a launch under a condition known
+        # false (k at 4:15).
+        kernel = "__global__ void k(float *o, int n) { if (threadIdx.x < n) o[threadIdx.x] = 1; }\n"
+        with open(os.path.join(tmp, "atoi.cu"), "w") as f:
+            f.write(kernel + "#include <cstdlib>\nint main() {\n  float *o; k<<<1, 64>>>(o,\n"
+                    "               atoi(\"5\"));\n}\n")
+        with open(os.path.join(tmp, "never.cu"), "w") as f:
+            f.write(kernel + "int main() {\n  float *o; int n = 5;\n  if (n == 4) k<<<1, 64>>>(o, n);\n}\n")
         latin = os.path.join(tmp.encode(), b"d\xe9")
         os.mkdir(latin)
         edge = check(f'''root = "{tmp}"
@@ -110,6 +119,10 @@ statement = "nothing()"
 file = "{tmp}/broken.cu"
 grid = 1
 block = 32
+[[kernel]]
+file = "{tmp}/atoi.cu"
+[[kernel]]
+file = "{tmp}/never.cu"
 ''', 1, latin)
         docs = (("failing", failing), ("passing", passing), ("edge", edge))
         for name, doc in docs:
@@ -182,7 +195,7 @@ block = 32
 
 def check_edge(edge):
     """The edge run's results: UTF-16 columns, the suppression, the single-lane rule, the unreadable
-    kernel (no region), the configuration's folder percent-encoded."""
+    kernels (at their diagnostics' places), the configuration's folder percent-encoded."""
     results = edge["runs"][0]["results"]
     expect(edge["runs"][0]["columnKind"] == "utf16CodeUnits", "columnKind utf16CodeUnits")
     by_line = {}
@@ -212,6 +225,14 @@ def check_edge(edge):
            {"startLine": 1, "startColumn": 51} and
            unreadable[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.cu",
            f"the unreadable kernel: {unreadable}")
+    # The launches main() makes that cannot be read: at the place each message names.
+    for rule, uri, level, region in (
+            ("warpdiv-host-value-unknown", "atoi.cu", "warning", {"startLine": 5, "startColumn": 16}),
+            ("warpdiv-kernel-choice", "never.cu", "error", {"startLine": 4, "startColumn": 15})):
+        found = [r for r in results if r["ruleId"] == rule]
+        location = found[0]["locations"][0]["physicalLocation"] if len(found) == 1 else {}
+        expect(len(found) == 1 and found[0]["level"] == level and location.get("region") == region and
+               location["artifactLocation"]["uri"] == uri, f"the unreadable {uri}: {found}")
     unused = [r for r in results if r["ruleId"] == "unused-line-limits"]
     expect(len(unused) == 1 and
            unused[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "d%E9/c.toml",
