@@ -199,6 +199,44 @@ CheckRow branch(std::uint32_t line, sim::Count evaluations, sim::Count divergent
   return r;
 }
 
+// TOML's \u0000 puts a NUL into a string; no file name or compiler argument can hold one (the
+// path would be cut there, naming another file): refused at the value's place, naming the key.
+// A check's name is no file: it may hold any character.
+TEST(CheckConfig, ANulInAFileNameOrAnArgumentIsRefused) {
+  const std::string launch = "grid = 1\nblock = 1\n";
+  EXPECT_EQ(refusal("[[kernel]]\nfile = \"k.cu\\u0000.bak\"\n" + launch),
+            "ci/c.toml:2:8: file holds a NUL character (\\u0000), which a file name cannot hold (the "
+            "kernel's .cu file, relative to this file's folder)");
+  EXPECT_EQ(refusal("baseline = \"base.csv\\u0000.old\"\n" + kKernel),
+            "ci/c.toml:1:12: baseline holds a NUL character (\\u0000), which a file name cannot hold (a "
+            "CSV written by --write-baseline)");
+  EXPECT_EQ(refusal("root = \"..\\u0000x\"\n" + kKernel),
+            "ci/c.toml:1:8: root holds a NUL character (\\u0000), which a file name cannot hold (the "
+            "folder paths are relative to)");
+  EXPECT_EQ(refusal("[[kernel]]\nmodel = \"m.json\\u0000\"\n" + launch)
+                .rfind("ci/c.toml:2:9: model holds a NUL", 0),
+            0u);
+  EXPECT_EQ(refusal(kKernel + "compile_commands = \"b\\u0000\"\n")
+                .rfind("ci/c.toml:6:20: compile_commands holds", 0),
+            0u);
+  EXPECT_EQ(
+      refusal(kKernel + "data = { in = \"in.npy\\u0000.old\" }\n"),
+      "ci/c.toml:6:15: data.in holds a NUL character (\\u0000), which a file name cannot hold (a file)");
+  EXPECT_EQ(refusal(kKernel + "defines = [\"FAST\\u0000=1\"]\n"),
+            "ci/c.toml:6:12: defines item holds a NUL character (\\u0000), which a compiler's argument "
+            "cannot hold (NAME or NAME=VALUE, as -D takes)");
+  EXPECT_EQ(refusal(kKernel + "include_dirs = [\"inc\", \"inc\\u0000zz\"]\n"),
+            "ci/c.toml:6:24: include_dirs item holds a NUL character (\\u0000), which a folder name "
+            "cannot hold (folders, as -I takes)");
+  EXPECT_EQ(refusal(kKernel + "[[kernel.line]]\nline = 3\nfile = \"h\\u0000.cuh\"\nmax_divergent = 0\n")
+                .rfind("ci/c.toml:8:8: file holds a NUL character", 0),
+            0u);
+  EXPECT_EQ(refusal("[[kernel]]\nname = \"a\\u0000b\"\nfile = \"k.cu\"\n" + launch), "(accepted)");
+  EXPECT_EQ(
+      refusal(kKernel + "data = { in = \"in.npy\" }\ndefines = [\"FAST=1\"]\ninclude_dirs = [\"inc\"]\n"),
+      "(accepted)");
+}
+
 // A plain statement row: `lanes` active lanes in `evaluations` warp evaluations.
 CheckRow plain(std::uint32_t line, std::uint32_t column, sim::Count evaluations, sim::Count lanes,
                const std::string& text = "x = 1") {
