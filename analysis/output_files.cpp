@@ -337,6 +337,23 @@ pid_t temporary_file_pid(const std::string& name, const std::string& host) {
   return pid;
 }
 
+/// Gives the temporary file `fd` the mode of the file it replaces (`existing`) and, where permitted,
+/// its owner; a new file (`existing` null) 0666 less the umask. False (errno set) when chmod fails.
+bool give_mode_and_owner(int fd, const struct stat* existing) {
+  mode_t mode = 0;
+  if (existing != nullptr) {
+    // Only root may give a file away; anyone else's rewritten file becomes theirs.
+    if (::fchown(fd, existing->st_uid, existing->st_gid) != 0) {
+    }
+    mode = existing->st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  return ::fchmod(fd, mode) == 0;
+}
+
 /// Gives the file `target` a second name `.wd.HOST.PID.XXXXXX` in its folder (a hard link), so that
 /// it can be put back after it was replaced: that name, or "" when the file system refuses the link.
 std::string keep_original(const std::string& target) {
@@ -499,18 +516,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
         }
       }
       outputs_.push_back(std::move(output));  // from here on, discard() removes the file
-      mode_t mode = 0;
-      if (o.exists_) {
-        // Only root may give a file away; anyone else's rewritten file becomes theirs.
-        if (::fchown(o.fd_, info.st_uid, info.st_gid) != 0) {
-        }
-        mode = info.st_mode & 07777;
-      } else {
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        mode = 0666 & ~mask;
-      }
-      if (::fchmod(o.fd_, mode) != 0)
+      if (!give_mode_and_owner(o.fd_, o.exists_ ? &info : nullptr))
         throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
       break;
     }

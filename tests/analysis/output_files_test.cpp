@@ -597,18 +597,28 @@ int run_as_another_user(const std::function<int()>& body, std::string& why, bool
   return WEXITSTATUS(status);
 }
 
-class AnotherUser : public ::testing::TestWithParam<bool> {};
+/// A test that acts as another user in a folder of its own where that user can reach (folder_):
+/// skipped without root or such a folder.
+class AnotherUserFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+    const std::string base = folder_other_users_reach();
+    if (base.empty())
+      GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
+    folder_ = std::make_unique<SharedFolder>(base);
+    ASSERT_FALSE(folder_->path().empty()) << std::strerror(errno);
+  }
+  std::unique_ptr<SharedFolder> folder_;
+};
+
+class AnotherUser : public AnotherUserFolder, public ::testing::WithParamInterface<bool> {};
 
 // The shell's `>` refuses another user's 0444 and 0644 files and takes a 0666 one; so does
 // OutputFiles, also where a sandbox refuses faccessat2 (EPERM): a Debian 12 userland in an older
 // container runtime.
 TEST_P(AnotherUser, IsRefusedWhatTheShellWouldRefuse) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
-  const std::string base = folder_other_users_reach();
-  if (base.empty())
-    GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
-  const SharedFolder folder(base);
-  ASSERT_FALSE(folder.path().empty()) << std::strerror(errno);
+  const SharedFolder& folder = *folder_;
   const auto file = [&](const std::string& name) { return folder.file(name); };
   ASSERT_EQ(::chmod(folder.path().c_str(), 0777), 0);
   for (const auto& [name, mode] :
@@ -648,13 +658,8 @@ INSTANTIATE_TEST_SUITE_P(OutputFiles, AnotherUser, ::testing::Bool(),
 // that anyone may write: such an output is refused when opened (exit 2, naming it), before anything
 // is written, so the user's own output opened with it keeps its bytes; the user's own file there is
 // replaced as anywhere.
-TEST(OutputFiles, AnotherUsersFileInAStickyFolderIsRefusedUpFront) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
-  const std::string base = folder_other_users_reach();
-  if (base.empty())
-    GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
-  const SharedFolder folder(base);
-  ASSERT_FALSE(folder.path().empty()) << std::strerror(errno);
+TEST_F(AnotherUserFolder, AnotherUsersFileInAStickyFolderIsRefusedUpFront) {
+  const SharedFolder& folder = *folder_;
   ASSERT_EQ(::chmod(folder.path().c_str(), 01777), 0);
   write_file(folder.file("t.html"), "root's page\n");
   ASSERT_EQ(::chmod(folder.file("t.html").c_str(), 0666), 0);
