@@ -21,8 +21,8 @@
 //   symbolic links, `..` and hard links included) as an input of the run given to protect().
 // - commit() first writes every output in full (flush, fsync, close) and renames only when all
 //   succeeded: if one fails, no existing file has been touched and no temporary file is left.
-//   A rename that fails the check up front cannot pass (another user's file in a sticky folder,
-//   as /tmp: sticky_folder_lets_replace) is refused at open(). Before the first rename each existing
+//   A target that rename(2) is known to refuse (another user's file in a sticky folder, as /tmp:
+//   sticky_folder_lets_replace) is refused at open(). Before the first rename each existing
 //   target is kept under a second name (a hard link `.wd.HOST.PID.XXXXXX` beside it); if a later
 //   rename fails (a bind-mounted target: EBUSY), the targets renamed before it get their originals
 //   back (a new one is removed), so that no existing file stays replaced. Only where the file system
