@@ -464,16 +464,66 @@ std::string key_words(const CheckRow& row) {
          " in " + sim::quote_value(row.function);
 }
 
+// The baseline's text columns (check, function, statement, kind, file, within) hold any byte: a
+// byte the CSV reader takes as binary data (a control character other than tab, LF and CR; DEL),
+// the escape character '`' itself, and a blank (space, tab) at either end of the text, which the
+// reader trims, are written as '`' and two upper-case hex digits. Any other '`' reads as itself.
+constexpr char kBaselineEscape = '`';
+
+bool is_baseline_escaped(unsigned char c) {
+  return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f || c == kBaselineEscape;
+}
+
+std::string baseline_text(const std::string& text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool edge_blank = (c == ' ' || c == '\t') && (i == 0 || i + 1 == text.size());
+    if (!is_baseline_escaped(c) && !edge_blank) {
+      out += text[i];
+      continue;
+    }
+    out += kBaselineEscape;
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+int upper_hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The text baseline_text wrote: each '`HH' it writes read back as its byte.
+std::string baseline_text_read(const std::string& field) {
+  std::string out;
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    const int high = field[i] == kBaselineEscape && i + 2 < field.size() ? upper_hex_digit(field[i + 1]) : -1;
+    const int low = high >= 0 ? upper_hex_digit(field[i + 2]) : -1;
+    const auto byte = static_cast<unsigned char>(low >= 0 ? high * 16 + low : 0);
+    if (low < 0 || !(is_baseline_escaped(byte) || byte == ' ' || byte == '\t')) {
+      out += field[i];
+      continue;
+    }
+    out += static_cast<char>(byte);
+    i += 2;
+  }
+  return out;
+}
+
 }  // namespace
 
 const CsvColumns<CheckRow>& baseline_columns() {
   static const CsvColumns<CheckRow> columns = {
-      {"check", [](const CheckRow& r) { return r.check; }},
-      {"function", [](const CheckRow& r) { return r.function; }},
-      {"statement", [](const CheckRow& r) { return r.statement; }},
+      {"check", [](const CheckRow& r) { return baseline_text(r.check); }},
+      {"function", [](const CheckRow& r) { return baseline_text(r.function); }},
+      {"statement", [](const CheckRow& r) { return baseline_text(r.statement); }},
       {"ordinal", [](const CheckRow& r) { return std::to_string(r.ordinal); }},
-      {"kind", [](const CheckRow& r) { return r.kind; }},
-      {"file", [](const CheckRow& r) { return r.file; }},
+      {"kind", [](const CheckRow& r) { return baseline_text(r.kind); }},
+      {"file", [](const CheckRow& r) { return baseline_text(r.file); }},
       {"line", [](const CheckRow& r) { return std::to_string(r.line); }},
       {"column", [](const CheckRow& r) { return std::to_string(r.column); }},
       {"warp_size", [](const CheckRow& r) { return std::to_string(r.warp_size); }},
@@ -497,7 +547,7 @@ const CsvColumns<CheckRow>& baseline_columns() {
        [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_wavefronts); }},
       {"shared_bank_conflicts",
        [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_bank_conflicts); }},
-      {"within", [](const CheckRow& r) { return r.within.value_or(""); }},
+      {"within", [](const CheckRow& r) { return baseline_text(r.within.value_or("")); }},
   };
   return columns;
 }
@@ -550,12 +600,12 @@ class BaselineRecord {
   CheckRow row() const {
     CheckRow row;
     row.baseline_line = r_.line;
-    row.check = r_.fields[0];
-    row.function = r_.fields[1];
-    row.statement = r_.fields[2];
+    row.check = baseline_text_read(r_.fields[0]);
+    row.function = baseline_text_read(r_.fields[1]);
+    row.statement = baseline_text_read(r_.fields[2]);
     row.ordinal = static_cast<std::uint32_t>(small(3, 1, 4294967295));
-    row.kind = r_.fields[4];
-    row.file = r_.fields[5];
+    row.kind = baseline_text_read(r_.fields[4]);
+    row.file = baseline_text_read(r_.fields[5]);
     row.line = static_cast<std::uint32_t>(small(6, 0, 4294967295));
     row.column = static_cast<std::uint32_t>(small(7, 0, 4294967295));
     row.warp_size = static_cast<int>(small(8, 1, 64));
@@ -581,7 +631,7 @@ class BaselineRecord {
     m.shared_bank_conflicts = m.has_shared ? required(20) : 0;
     if (m.has_global || m.has_shared) row.memory = m;
     if (r_.fields.size() > 21)
-      row.within = r_.fields[21];
+      row.within = baseline_text_read(r_.fields[21]);
     else
       row.within.reset();
     consistent(row, m);

@@ -241,13 +241,29 @@ class Reader {
     return value + 0.0;  // -0.0 is 0
   }
 
-  std::vector<std::string> strings(const toml::node& node, const std::string& key,
-                                   const std::string& what) const {
+  std::vector<std::string> strings(const toml::node& node, const std::string& key, const std::string& what,
+                                   const std::string& thing) const {
     const auto* a = node.as_array();
     if (!a) fail(node.source(), key + " must be an array of strings (" + what + "), got " + shown(node));
     std::vector<std::string> values;
-    for (const toml::node& item : *a) values.push_back(string(item, key + " item", what));
+    for (const toml::node& item : *a) values.push_back(without_nul(item, key + " item", what, thing));
     return values;
+  }
+
+  // A string that is a file's name or a compiler's argument: neither can hold NUL (TOML's
+  // \u0000), which would cut it there and name another file.
+  std::string without_nul(const toml::node& node, const std::string& key, const std::string& what,
+                          const std::string& thing) const {
+    std::string s = string(node, key, what);
+    if (s.find('\0') != std::string::npos)
+      fail(node.source(),
+           key + " holds a NUL character (\\u0000), which " + thing + " cannot hold (" + what + ")");
+    return s;
+  }
+
+  // A path relative to this file's folder.
+  std::string path(const toml::node& node, const std::string& key, const std::string& what) const {
+    return resolve(without_nul(node, key, what, "a file name"));
   }
 
   std::string resolve(const std::string& relative) const {
@@ -310,7 +326,7 @@ class Reader {
     for (auto&& [name, value] : t) {
       const std::string n(name.str());
       out.push_back(n + "=" +
-                    (paths ? resolve(string(value, key + "." + n, "a file"))
+                    (paths ? path(value, key + "." + n, "a file")
                            : std::to_string(integer(value, key + "." + n, min, max))));
     }
     return out;
@@ -364,11 +380,11 @@ class Reader {
       const std::string n(key.str());
       if (n == "name") k.name = string(node, n, "the check's name in findings and baselines");
       if (n == "file") {
-        k.file = resolve(string(node, n, "the kernel's .cu file, relative to this file's folder"));
+        k.file = path(node, n, "the kernel's .cu file, relative to this file's folder");
         has_file = true;
       }
       if (n == "model") {
-        k.model = resolve(string(node, n, "a model saved with --save-model, relative to this file's folder"));
+        k.model = path(node, n, "a model saved with --save-model, relative to this file's folder");
         has_model = true;
       }
       if (n == "kernel") k.kernel = string(node, n, "the __global__ function's name");
@@ -387,14 +403,14 @@ class Reader {
         k.args_place = place_of(node.source());
       }
       if (n == "defines") {
-        k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes");
+        k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes", "a compiler's argument");
         for (std::size_t i = 0; i < k.defines.size(); ++i)
           if (const std::string fault = define_fault(k.defines[i]); !fault.empty())
             fail((*node.as_array())[i].source(),
                  "defines item " + sim::quote_value(k.defines[i]) + ": " + fault);
       }
       if (n == "include_dirs")
-        for (const std::string& d : strings(node, n, "folders, as -I takes"))
+        for (const std::string& d : strings(node, n, "folders, as -I takes", "a folder name"))
           k.include_dirs.push_back(resolve(d));
       if (n == "cuda_headers") {
         const std::string v = string(node, n, "builtin, toolkit or auto");
@@ -420,9 +436,9 @@ class Reader {
         k.launch_place = place_of(node.source());
       }
       if (n == "compile_commands")
-        k.build_dir = resolve(string(node, n,
-                                     "a build folder holding compile_commands.json, relative to "
-                                     "this file's folder"));
+        k.build_dir = path(node, n,
+                           "a build folder holding compile_commands.json, relative to "
+                           "this file's folder");
       if (n == "alloc") {
         k.allocs = pairs(node, n, false, 1, std::int64_t{1} << 40);
         k.buffers_place = place_of(node.source());
@@ -478,8 +494,7 @@ class Reader {
       }
       if (n == "column")
         l.column = static_cast<std::uint32_t>(integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
-      if (n == "file")
-        l.file = resolve(string(node, n, "the source file of the line, relative to this file's folder"));
+      if (n == "file") l.file = path(node, n, "the source file of the line, relative to this file's folder");
     }
     if (!has_line) fail(t.source(), "[[kernel.line]] needs line = N (the source line its limits are for)");
     return l;
@@ -518,9 +533,9 @@ class Reader {
     const toml::array* kernels = nullptr;
     for (auto&& [key, node] : top) {
       const std::string n(key.str());
-      if (n == "root") root = resolve(string(node, n, "the folder paths are relative to"));
+      if (n == "root") root = path(node, n, "the folder paths are relative to");
       if (n == "baseline") {
-        c.baseline = resolve(string(node, n, "a CSV written by --write-baseline"));
+        c.baseline = path(node, n, "a CSV written by --write-baseline");
         c.baseline_place = place_of(node.source());
       }
       if (n == "fail_on_stale_baseline") c.fail_on_stale_baseline = boolean(node, n);

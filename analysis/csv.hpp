@@ -69,11 +69,15 @@ class CsvColumns {
   }
   void write_header(std::ostream& out) const { write_csv_row(out, names()); }
   void write_row(std::ostream& out, const Row& row) const { write_csv_row(out, fields(row)); }
-  /// The header, then one record per element of `rows`.
+  /// The header, then one record per element of `rows`; it stops once a write to `out` has
+  /// failed (a full disk; Ctrl-C's flag on an output file), since nothing more would reach it.
   template <class Rows>
   void write(std::ostream& out, const Rows& rows) const {
     write_header(out);
-    for (const Row& row : rows) write_row(out, row);
+    for (const Row& row : rows) {
+      if (!out) return;
+      write_row(out, row);
+    }
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "analysis/output_files.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -233,6 +234,20 @@ void check_writable(const std::string& subject, const std::string& path, const s
   throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(errno));
 }
 
+/// Refuses a target that rename(2) would refuse by the sticky-bit rule: another user's file in a
+/// folder with the sticky bit (as /tmp), which only its owner, the folder's owner or root may replace.
+void refuse_if_sticky(const std::string& subject, const std::string& target, const struct stat& file) {
+  const std::string folder = folder_of(target);
+  struct stat info {};
+  if (::stat(folder.c_str(), &info) != 0) return;  // making the temporary file there names the problem
+  if (sticky_folder_lets_replace(info.st_mode, info.st_uid, file.st_uid, ::geteuid())) return;
+  throw InvalidInput(Diag::output_unwritable,
+                     subject + " is another user's file (uid " + std::to_string(file.st_uid) +
+                         ") in the sticky folder '" + folder + "' (mode " + octal_mode(info.st_mode) +
+                         "), where only its owner, the folder's owner or root may replace it; choose "
+                         "another file");
+}
+
 int connect_socket(const std::string& path) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
@@ -322,7 +337,48 @@ pid_t temporary_file_pid(const std::string& name, const std::string& host) {
   return pid;
 }
 
+/// Gives the temporary file `fd` the mode of the file it replaces (`existing`) and, where permitted,
+/// its owner; a new file (`existing` null) 0666 less the umask. False (errno set) when chmod fails.
+bool give_mode_and_owner(int fd, const struct stat* existing) {
+  mode_t mode = 0;
+  if (existing != nullptr) {
+    // Only root may give a file away; anyone else's rewritten file becomes theirs.
+    if (::fchown(fd, existing->st_uid, existing->st_gid) != 0) {
+    }
+    mode = existing->st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  return ::fchmod(fd, mode) == 0;
+}
+
+/// Gives the file `target` a second name `.wd.HOST.PID.XXXXXX` in its folder (a hard link), so that
+/// it can be put back after it was replaced: that name, or "" when the file system refuses the link.
+std::string keep_original(const std::string& target) {
+  static std::atomic<unsigned long long> counter{0};
+  static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string folder = folder_of(target);
+  const std::string stem = (folder == "/" ? "" : folder) + "/" + temporary_prefix();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    unsigned long long bits =
+        static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+        (++counter * 0x9E3779B97F4A7C15ull);
+    std::string name = stem;
+    for (int i = 0; i < 6; ++i, bits /= 62) name += kLetters[bits % 62];
+    if (::link(target.c_str(), name.c_str()) == 0) return name;
+    if (errno != EEXIST) return "";
+  }
+  return "";
+}
+
 }  // namespace
+
+bool sticky_folder_lets_replace(unsigned folder_mode, unsigned folder_owner, unsigned file_owner,
+                                unsigned user) {
+  return (folder_mode & S_ISVTX) == 0 || user == 0 || user == file_owner || user == folder_owner;
+}
 
 void remove_stale_temporary_files(const std::string& folder) {
   DIR* dir = ::opendir(folder.c_str());
@@ -418,6 +474,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
     if (found != o.exists_ || (found && (resolved.st_dev != info.st_dev || resolved.st_ino != info.st_ino)))
       throw InvalidInput(Diag::output_unwritable,
                          o.flag_ + " cannot be written: it changed while being resolved");
+    if (found) refuse_if_sticky(o.flag_, o.target_, resolved);
   }
 
   // Two outputs naming one file: refused before opening anything (a FIFO would wait for a reader).
@@ -465,18 +522,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
         }
       }
       outputs_.push_back(std::move(output));  // from here on, discard() removes the file
-      mode_t mode = 0;
-      if (o.exists_) {
-        // Only root may give a file away; anyone else's rewritten file becomes theirs.
-        if (::fchown(o.fd_, info.st_uid, info.st_gid) != 0) {
-        }
-        mode = info.st_mode & 07777;
-      } else {
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        mode = 0666 & ~mask;
-      }
-      if (::fchmod(o.fd_, mode) != 0)
+      if (!give_mode_and_owner(o.fd_, o.exists_ ? &info : nullptr))
         throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
       break;
     }
@@ -556,17 +602,52 @@ void OutputFiles::commit() {
     discard();
     throw WriteFailed(failure);
   }
-  for (const std::unique_ptr<Output>& o : outputs_) {
-    if (o->kind_ != Output::Kind::replaced || o->withdrawn_) continue;
-    if (::rename(o->temporary_.c_str(), o->target_.c_str()) != 0) {
-      const std::string reason = std::strerror(errno);
-      discard();
-      throw WriteFailed(o->flag_ + ": renaming the finished file onto it failed: " + reason);
-    }
-    unlist_temporary_file(o->slot_);
-    o->slot_ = -1;
+  const BlockedSignals blocked;  // no cleanup signal between the first rename and the last
+  const std::string problem = rename_all();
+  if (!problem.empty()) {
+    discard();
+    throw WriteFailed(problem);
   }
   committed_ = true;
+}
+
+std::string OutputFiles::rename_all() {
+  struct Renaming {
+    Output* output;
+    bool existed;      // the target was there before its rename
+    std::string kept;  // the original's second name, "" when none was made
+  };
+  std::vector<Renaming> plan;
+  for (const std::unique_ptr<Output>& o : outputs_) {
+    if (o->kind_ != Output::Kind::replaced || o->withdrawn_) continue;
+    struct stat info {};
+    const bool existed = ::lstat(o->target_.c_str(), &info) == 0;
+    plan.push_back({o.get(), existed, existed ? keep_original(o->target_) : std::string()});
+  }
+  // A target whose original could not be kept cannot be put back: renamed last.
+  std::stable_partition(plan.begin(), plan.end(),
+                        [](const Renaming& r) { return !r.existed || !r.kept.empty(); });
+  std::string failure;
+  std::size_t renamed = 0;
+  for (; renamed < plan.size(); ++renamed) {
+    Output& o = *plan[renamed].output;
+    if (::rename(o.temporary_.c_str(), o.target_.c_str()) != 0) {
+      failure = o.flag_ + ": renaming the finished file onto it failed: " + std::strerror(errno);
+      break;
+    }
+    unlist_temporary_file(o.slot_);
+    o.slot_ = -1;
+  }
+  for (std::size_t i = 0; i < renamed && !failure.empty(); ++i) {
+    const Renaming& r = plan[i];
+    const char* target = r.output->target_.c_str();
+    const bool restored = r.existed ? !r.kept.empty() && ::rename(r.kept.c_str(), target) == 0
+                                    : ::unlink(target) == 0 || errno == ENOENT;
+    if (!restored) failure += "; " + r.output->flag_ + " could not be put back and holds the new output";
+  }
+  for (const Renaming& r : plan)
+    if (!r.kept.empty()) ::unlink(r.kept.c_str());
+  return failure;
 }
 
 void OutputFiles::drop(Output& o) noexcept {

@@ -21,6 +21,12 @@
 //   symbolic links, `..` and hard links included) as an input of the run given to protect().
 // - commit() first writes every output in full (flush, fsync, close) and renames only when all
 //   succeeded: if one fails, no existing file has been touched and no temporary file is left.
+//   A target that rename(2) is known to refuse (another user's file in a sticky folder, as /tmp:
+//   sticky_folder_lets_replace) is refused at open(). Before the first rename each existing
+//   target is kept under a second name (a hard link `.wd.HOST.PID.XXXXXX` beside it); if a later
+//   rename fails (a bind-mounted target: EBUSY), the targets renamed before it get their originals
+//   back (a new one is removed), so that no existing file stays replaced. Only where the file system
+//   refuses the hard link is a target renamed without a copy kept, and those are renamed last.
 // - While an OutputFiles exists, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGXFSZ remove its
 //   temporary files, then end the process by the same signal (a shell reports 128 + N). A signal
 //   ignored when the OutputFiles was made stays ignored. A command that catches SIGINT itself
@@ -51,6 +57,13 @@ constexpr int kStaleTemporarySeconds = 10;  // a dead process's temporary file, 
 /// regular files of this user, unchanged for output_limits::kStaleTemporarySeconds. (SIGKILL gives
 /// no process the chance to remove its own.) Any other file, a live process's included, is kept.
 void remove_stale_temporary_files(const std::string& folder);
+
+/// The sticky-bit rule of rename(2) and unlink(2): in a folder with the sticky bit (S_ISVTX, as
+/// /tmp), only the file's owner, the folder's owner or root may replace a file. True when the user
+/// `user` may replace a file owned by `file_owner` in a folder of mode `folder_mode` owned by
+/// `folder_owner`.
+bool sticky_folder_lets_replace(unsigned folder_mode, unsigned folder_owner, unsigned file_owner,
+                                unsigned user);
 
 class FdWriter;  // a std::streambuf over a file descriptor (output_files.cpp)
 
@@ -104,8 +117,9 @@ class OutputFiles {
   OutputFiles& operator=(const OutputFiles&) = delete;
 
   /// Opens `path` for the option `flag` (--csv). Throws InvalidInput (exit 2) when the path cannot
-  /// be written (a folder, a missing folder, no permission, a write-protected file, a name too
-  /// long) or names the same file as an output opened before. The reference lives as long as *this.
+  /// be written (a folder, a missing folder, no permission, a write-protected file, another user's
+  /// file in a sticky folder, a name too long) or names the same file as an output opened before. The
+  /// reference lives as long as *this.
   Output& open(const std::string& flag, const std::string& path);
 
   /// Registers an input of the run (the source, a header it includes, --model ...): `what` names
@@ -126,8 +140,9 @@ class OutputFiles {
   void stop_on(const std::atomic<bool>* stop);
 
   /// Writes every output in full, then renames every temporary file onto its target. Throws
-  /// WriteFailed (exit 1), naming the output, when one cannot be written in full; every temporary
-  /// file is then removed and no existing file has been replaced.
+  /// WriteFailed (exit 1), naming the output, when one cannot be written in full or renamed; every
+  /// temporary file is then removed and no existing file has been replaced (the targets renamed
+  /// before a failed rename get their originals back).
   void commit();
 
   /// Takes `o` out of the outputs before commit(), when the run shows that it must not be written
@@ -145,6 +160,9 @@ class OutputFiles {
   static void drop(Output& o) noexcept;
   /// When the stop flag is set: discard() and throw Interrupted.
   void throw_if_stopped();
+  /// Renames every temporary file onto its target, all or none: "" when all were renamed, else
+  /// the message naming the output that failed, the others' originals restored.
+  std::string rename_all();
 
   std::ostream& standard_output_;
   std::ostream discarded_{nullptr};

@@ -10,6 +10,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/line_columns.hpp"
+#include "sim/support/errors.hpp"
 #include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
@@ -137,13 +138,22 @@ StatementKey statement_key(const SourceRow& r) {
   return {r.file, r.line, r.column, r.end_line, r.end_column, r.kind, r.iteration ? *r.iteration : 0};
 }
 
+// Throws Interrupted once Ctrl-C's flag `stop` (if any) is set.
+void stop_if_set(const std::atomic<bool>* stop) {
+  if (stop != nullptr && stop->load(std::memory_order_relaxed))
+    throw Interrupted("interrupted: no file written");
+}
+
 // `rows` with the rows of one source statement summed over the calls of its function, at the
 // place of its first row (the copies of a statement sort next to each other, each followed by
-// its iteration rows, so a later copy's extra iterations land after the first copy's).
-std::vector<SourceRow> sum_call_sites(const std::vector<SourceRow>& rows, int warp_size) {
+// its iteration rows, so a later copy's extra iterations land after the first copy's). Throws
+// Interrupted once `stop` is set.
+std::vector<SourceRow> sum_call_sites(const std::vector<SourceRow>& rows, int warp_size,
+                                      const std::atomic<bool>* stop = nullptr) {
   std::vector<SourceRow> out;
   std::map<StatementKey, std::size_t> index;
   for (const SourceRow& r : rows) {
+    stop_if_set(stop);
     const auto [it, fresh] = index.emplace(statement_key(r), out.size());
     if (fresh) {
       out.push_back(r);
@@ -353,18 +363,20 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   };
   const std::vector<StatementPart> parts = statement_parts(kernel);
   for (const SourceRow& row : statement_rows(kernel, result, parts, row_of)) {
+    stop_if_set(options.stop);
     report.rows.push_back(row);
     if (row.barrier) report.barriers.push_back(row);
     const auto id = static_cast<std::size_t>(row.statement);
     if (!options.by_iteration || id >= result.iterations.size()) continue;
     const auto& per_iteration = result.iterations[id];
     for (std::size_t k = 0; k < per_iteration.size(); ++k) {
+      stop_if_set(options.stop);
       SourceRow iteration = row_of(row.statement, per_iteration[k]);
       iteration.iteration = k + 1;
       report.rows.push_back(iteration);
     }
   }
-  report.summed = sum_call_sites(report.rows, launch.warp_size);
+  report.summed = sum_call_sites(report.rows, launch.warp_size, options.stop);
   for (const SourceRow& b : report.barriers) {
     if (b.counts.partial_block_executions == 0) continue;
     PartialBarrier partial;

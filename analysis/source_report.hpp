@@ -3,6 +3,7 @@
 // annotated listing of the kernel's source and the CSV.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -153,6 +154,8 @@ struct SourceReportOptions {
   std::string memory_not_counted;
   std::optional<sim::ir::Dim3> only_block;
   std::optional<std::uint32_t> only_warp;
+  /// Ctrl-C's flag: once it is set, make_source_report stops (Interrupted) between rows.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// True when `a` and `b` count the same source statement (file, line, column, kind) in the same
@@ -179,6 +182,7 @@ std::vector<StatementPart> statement_parts(const sim::ir::Kernel& kernel);
 /// Builds the rows from a replay of `kernel` at `launch` (made with the same by_iteration,
 /// only_block and only_warp). Block statements (braces) get no row: their children do. Nor do
 /// the parts of statements (statement_parts): the whole's row carries their memory figures.
+/// Throws Interrupted once options.stop is set (checked at every row: millions by iteration).
 SourceReport make_source_report(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
                                 const sim::ir::ReplayResult& result, const SourceReportOptions& options);
 

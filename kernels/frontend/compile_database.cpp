@@ -299,6 +299,17 @@ void expand(const std::vector<std::string>& command_line, std::size_t first, con
 
 std::vector<std::string> usable_arguments(const std::vector<std::string>& given, const std::string& directory,
                                           std::vector<std::string>* files_read) {
+  // JSON's \u0000 gives a word a NUL, which no command line (nvcc's included) can carry: Clang
+  // would read the word cut there, another argument than the entry's.
+  for (std::size_t i = 1; i < given.size(); ++i)
+    if (given[i].find('\0') != std::string::npos)
+      throw InvalidInput(Diag::file_format, "the compile command's argument " + sim::quote_value(given[i]) +
+                                                " holds a NUL character (\\u0000), which no command line "
+                                                "can carry");
+  if (directory.find('\0') != std::string::npos)
+    throw InvalidInput(Diag::file_format,
+                       "the compile command's directory " + sim::quote_value(directory) +
+                           " holds a NUL character (\\u0000), which no folder name can hold");
   std::vector<std::string> command_line{std::string()};  // the compiler's place
   Expansion expansion;
   expansion.files_read = files_read;

@@ -199,6 +199,44 @@ CheckRow branch(std::uint32_t line, sim::Count evaluations, sim::Count divergent
   return r;
 }
 
+// TOML's \u0000 puts a NUL into a string; no file name or compiler argument can hold one (the
+// path would be cut there, naming another file): refused at the value's place, naming the key.
+// A check's name is no file: it may hold any character.
+TEST(CheckConfig, ANulInAFileNameOrAnArgumentIsRefused) {
+  const std::string launch = "grid = 1\nblock = 1\n";
+  EXPECT_EQ(refusal("[[kernel]]\nfile = \"k.cu\\u0000.bak\"\n" + launch),
+            "ci/c.toml:2:8: file holds a NUL character (\\u0000), which a file name cannot hold (the "
+            "kernel's .cu file, relative to this file's folder)");
+  EXPECT_EQ(refusal("baseline = \"base.csv\\u0000.old\"\n" + kKernel),
+            "ci/c.toml:1:12: baseline holds a NUL character (\\u0000), which a file name cannot hold (a "
+            "CSV written by --write-baseline)");
+  EXPECT_EQ(refusal("root = \"..\\u0000x\"\n" + kKernel),
+            "ci/c.toml:1:8: root holds a NUL character (\\u0000), which a file name cannot hold (the "
+            "folder paths are relative to)");
+  EXPECT_EQ(refusal("[[kernel]]\nmodel = \"m.json\\u0000\"\n" + launch)
+                .rfind("ci/c.toml:2:9: model holds a NUL", 0),
+            0u);
+  EXPECT_EQ(refusal(kKernel + "compile_commands = \"b\\u0000\"\n")
+                .rfind("ci/c.toml:6:20: compile_commands holds", 0),
+            0u);
+  EXPECT_EQ(
+      refusal(kKernel + "data = { in = \"in.npy\\u0000.old\" }\n"),
+      "ci/c.toml:6:15: data.in holds a NUL character (\\u0000), which a file name cannot hold (a file)");
+  EXPECT_EQ(refusal(kKernel + "defines = [\"FAST\\u0000=1\"]\n"),
+            "ci/c.toml:6:12: defines item holds a NUL character (\\u0000), which a compiler's argument "
+            "cannot hold (NAME or NAME=VALUE, as -D takes)");
+  EXPECT_EQ(refusal(kKernel + "include_dirs = [\"inc\", \"inc\\u0000zz\"]\n"),
+            "ci/c.toml:6:24: include_dirs item holds a NUL character (\\u0000), which a folder name "
+            "cannot hold (folders, as -I takes)");
+  EXPECT_EQ(refusal(kKernel + "[[kernel.line]]\nline = 3\nfile = \"h\\u0000.cuh\"\nmax_divergent = 0\n")
+                .rfind("ci/c.toml:8:8: file holds a NUL character", 0),
+            0u);
+  EXPECT_EQ(refusal("[[kernel]]\nname = \"a\\u0000b\"\nfile = \"k.cu\"\n" + launch), "(accepted)");
+  EXPECT_EQ(
+      refusal(kKernel + "data = { in = \"in.npy\" }\ndefines = [\"FAST=1\"]\ninclude_dirs = [\"inc\"]\n"),
+      "(accepted)");
+}
+
 // A plain statement row: `lanes` active lanes in `evaluations` warp evaluations.
 CheckRow plain(std::uint32_t line, std::uint32_t column, sim::Count evaluations, sim::Count lanes,
                const std::string& text = "x = 1") {
@@ -547,6 +585,54 @@ TEST(CheckBaseline, WrittenThenReadBack) {
   EXPECT_FALSE(back[1].memory->has_shared);
   EXPECT_EQ(back[1].memory->global_sectors, 500u);
   EXPECT_EQ(back[1].baseline_line, 3u);
+}
+
+// Every byte the CSV reader refuses as binary data (0x00 .. 0x1F but tab, LF and CR; 0x7F), in a
+// statement's text, its file's path, the check's name, the function and `within`, is written as
+// '`' and two upper-case hex digits, as check.md defines, and read back as that byte; so are '`'
+// itself and a blank at either end of a text (the reader trims those). Tab, LF and CR inside a
+// text stay as they are (LF and CR quoted).
+TEST(CheckBaseline, EveryControlByteIsEscapedAndReadBack) {
+  std::vector<CheckRow> rows;
+  for (int byte = 0; byte < 0x80; ++byte) {
+    if (byte == 0x20) byte = 0x7f;
+    const std::string b(1, static_cast<char>(byte));
+    CheckRow r = plain(static_cast<std::uint32_t>(byte) + 1, 3, 1, 32, "s = 'x" + b + "[0m'");
+    r.check = "c" + b + "k";
+    r.function = "f" + b + "(int)";
+    r.file = "dir" + b + "/k.cu";
+    r.within = "if (s == '" + b + "')";
+    rows.push_back(r);
+  }
+  CheckRow edges = plain(200, 3, 1, 32, "x = '`'; `1B`");
+  edges.check = " c\t";
+  edges.file = "\tk.cu ";
+  edges.within = "";
+  rows.push_back(edges);
+  std::ostringstream csv;
+  write_baseline(csv, rows);
+  const std::string text = csv.str();
+  EXPECT_NE(text.find("\nc`1Bk,f`1B(int),s = 'x`1B[0m',1,statement,dir`1B/k.cu,28,3,"), std::string::npos);
+  EXPECT_NE(text.find("\nc`00k,f`00(int),s = 'x`00[0m',1,statement,dir`00/k.cu,1,3,"), std::string::npos);
+  EXPECT_NE(text.find("\nc`7Fk,f`7F(int),s = 'x`7F[0m',1,statement,dir`7F/k.cu,128,3,"), std::string::npos);
+  EXPECT_NE(text.find("\nc\tk,f\t(int),s = 'x\t[0m',1,statement,dir\t/k.cu,10,3,"), std::string::npos);
+  EXPECT_NE(text.find("\n`20c`09,k,x = '`60'; `601B`60,1,statement,`09k.cu`20,200,3,"), std::string::npos);
+  std::vector<CheckRow> back;
+  ASSERT_NO_THROW(back = read_baseline(text, "b.csv"));
+  ASSERT_EQ(back.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(back[i].check, rows[i].check);
+    EXPECT_EQ(back[i].function, rows[i].function);
+    EXPECT_EQ(back[i].statement, rows[i].statement);
+    EXPECT_EQ(back[i].file, rows[i].file);
+    EXPECT_EQ(back[i].within, rows[i].within);
+  }
+  // A '`' that starts no such escape (one of an older baseline) reads as itself.
+  std::string older = text.substr(0, text.find('\n') + 1) +
+                      "k,k,x = '`'; `1b `41 `2,1,statement,k.cu,1,3,32,1,32,,,,,,,,,,,\n";
+  ASSERT_NO_THROW(back = read_baseline(older, "b.csv"));
+  EXPECT_EQ(back.at(0).statement, "x = '`'; `1b `41 `2");
 }
 
 TEST(CheckBaseline, RefusesAnotherHeaderALineKeyedOneAndBadNumbers) {

@@ -47,6 +47,22 @@ TEST(CsvColumns, HeaderAndRowsFromOneList) {
   EXPECT_EQ(wide.fields(Wide{{"x", 4}, "e"}), (std::vector<std::string>{"e", "x", "8"}));
 }
 
+// Once a write has failed (a full disk; Ctrl-C's flag on an output), no more rows are formatted:
+// nothing would reach the file.
+TEST(CsvColumns, WritingStopsOnceTheStreamHasFailed) {
+  int formatted = 0;
+  CsvColumns<Pair> columns = {{"name", [&](const Pair& p) {
+                                 ++formatted;
+                                 return p.name;
+                               }}};
+  std::ostringstream out;
+  columns.write(out, std::vector<Pair>{{"a", 1}, {"b", 2}});
+  EXPECT_EQ(formatted, 2);
+  out.setstate(std::ios::badbit);
+  columns.write(out, std::vector<Pair>(1000, Pair{"c", 3}));
+  EXPECT_EQ(formatted, 2);
+}
+
 TEST(DivergenceCsv, HeaderPinned) {
   std::ostringstream text;
   write_divergence_csv(text, analysis::lecture_counts(lecture::LaunchConfig::square(5)));

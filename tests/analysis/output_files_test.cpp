@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -273,6 +274,67 @@ TEST(OutputFiles, AFailedWriteIsSeenBeforeCommit) {
   EXPECT_THROW(outputs.commit(), WriteFailed);
 }
 
+// A rename that fails at the commit (here: the target made a folder after it was opened; a
+// bind-mounted target fails the same way, EBUSY): the outputs renamed before it get their
+// originals back (the same file: inode, mode and bytes), a new one is removed, and no temporary
+// file or kept copy is left, whichever output fails.
+TEST(OutputFiles, AFailedRenamePutsBackTheOutputsRenamedBeforeIt) {
+  for (const int failing : {0, 1, 2}) {
+    SCOPED_TRACE("output " + std::to_string(failing) + " fails its rename");
+    TempDir dir;
+    const std::vector<std::string> names = {"keep.csv", "new.html", "late.sarif"};
+    write_file(dir.file("keep.csv"), "precious\n");
+    ASSERT_EQ(::chmod(dir.file("keep.csv").c_str(), 0640), 0);
+    write_file(dir.file("late.sarif"), "old findings\n");
+    struct stat before {};
+    ASSERT_EQ(::stat(dir.file("keep.csv").c_str(), &before), 0);
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    const char* flags[] = {"--csv", "--html", "--sarif"};
+    for (int i = 0; i < 3; ++i) outputs.open(flags[i], dir.file(names[i])).stream() << "new output\n";
+    const std::string victim = dir.file(names[failing]);
+    std::filesystem::remove(victim);
+    std::filesystem::create_directories(victim + "/in-the-way");
+    try {
+      outputs.commit();
+      ADD_FAILURE() << "commit() succeeded";
+    } catch (const WriteFailed& e) {
+      EXPECT_TRUE(contains(e.what(), std::string(flags[failing]) + " '" + victim + "': renaming"))
+          << e.what();
+      EXPECT_FALSE(contains(e.what(), "put back")) << e.what();
+    }
+    struct stat after {};
+    if (failing != 0) {
+      ASSERT_EQ(::stat(dir.file("keep.csv").c_str(), &after), 0);
+      EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+      EXPECT_EQ(after.st_ino, before.st_ino);
+      EXPECT_EQ(after.st_mode & 07777, 0640u);
+      EXPECT_EQ(after.st_nlink, 1u);
+    }
+    if (failing != 2) {
+      EXPECT_EQ(read_file(dir.file("late.sarif")), "old findings\n");
+    }
+    std::vector<std::string> left = {"keep.csv", "late.sarif"};
+    if (failing == 1) left = {"keep.csv", "late.sarif", "new.html"};  // the folder in the way
+    EXPECT_EQ(dir.entries(), left);
+  }
+}
+
+// The sticky-bit rule as rename(2) states it: in a folder with the sticky bit, a file may be
+// replaced only by its owner, the folder's owner or a privileged process; without the bit, by
+// anyone who may write the folder.
+TEST(OutputFiles, StickyFolderRuleDecidesWhoMayReplace) {
+  const unsigned root = 0, folder_owner = 1000, file_owner = 1001, other = 65534;
+  EXPECT_TRUE(sticky_folder_lets_replace(0777, root, file_owner, other));
+  EXPECT_TRUE(sticky_folder_lets_replace(02777, root, file_owner, other));  // set-group-ID only
+  EXPECT_FALSE(sticky_folder_lets_replace(01777, root, file_owner, other));
+  EXPECT_FALSE(sticky_folder_lets_replace(01777, folder_owner, file_owner, other));
+  EXPECT_TRUE(sticky_folder_lets_replace(01777, folder_owner, file_owner, file_owner));
+  EXPECT_TRUE(sticky_folder_lets_replace(01777, folder_owner, file_owner, folder_owner));
+  EXPECT_TRUE(sticky_folder_lets_replace(01777, folder_owner, file_owner, root));
+  EXPECT_TRUE(sticky_folder_lets_replace(01700, other, other, other));
+}
+
 TEST(OutputFiles, FifoIsWrittenInPlace) {
   TempDir dir;
   testing::FifoReader reader(dir.file("fifo"));
@@ -520,73 +582,145 @@ bool refuse_faccessat2() {
 #endif
 }
 
-class AnotherUser : public ::testing::TestWithParam<bool> {};
+/// A folder made for a test in folder_other_users_reach(), removed with everything in it.
+class SharedFolder {
+ public:
+  explicit SharedFolder(const std::string& base) : path_(base + "/warpdiv-test-XXXXXX") {
+    if (::mkdtemp(path_.data()) == nullptr) path_.clear();
+  }
+  ~SharedFolder() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  SharedFolder(const SharedFolder&) = delete;
+  SharedFolder& operator=(const SharedFolder&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+/// Runs `body` in a forked child that has become uid and gid 65534 (and, asked, refuses
+/// faccessat2); its exit status is body's result. 77 (with `why`) when the child could not.
+int run_as_another_user(const std::function<int()>& body, std::string& why, bool without_faccessat2 = false) {
+  int reason[2];
+  if (::pipe(reason) != 0) return 78;
+  const pid_t pid = ::fork();
+  if (pid < 0) return 78;
+  if (pid == 0) {
+    ::close(reason[0]);
+    become_another_user(reason[1]);
+    if (without_faccessat2 && !refuse_faccessat2()) {
+      const std::string text = "a seccomp filter cannot be installed";
+      if (::write(reason[1], text.data(), text.size()) < 0) ::_exit(78);
+      ::_exit(77);
+    }
+    ::_exit(body());
+  }
+  ::close(reason[1]);
+  why.assign(512, '\0');
+  const ssize_t got = ::read(reason[0], why.data(), why.size());
+  ::close(reason[0]);
+  why.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return 79;
+  return WEXITSTATUS(status);
+}
+
+/// A test that acts as another user in a folder of its own where that user can reach (folder_):
+/// skipped without root or such a folder.
+class AnotherUserFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+    const std::string base = folder_other_users_reach();
+    if (base.empty())
+      GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
+    folder_ = std::make_unique<SharedFolder>(base);
+    ASSERT_FALSE(folder_->path().empty()) << std::strerror(errno);
+  }
+  std::unique_ptr<SharedFolder> folder_;
+};
+
+class AnotherUser : public AnotherUserFolder, public ::testing::WithParamInterface<bool> {};
 
 // The shell's `>` refuses another user's 0444 and 0644 files and takes a 0666 one; so does
 // OutputFiles, also where a sandbox refuses faccessat2 (EPERM): a Debian 12 userland in an older
 // container runtime.
 TEST_P(AnotherUser, IsRefusedWhatTheShellWouldRefuse) {
-  const bool without_faccessat2 = GetParam();
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
-  const std::string base = folder_other_users_reach();
-  if (base.empty())
-    GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
-  std::string pattern = base + "/warpdiv-test-XXXXXX";
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
-  const std::shared_ptr<void> remove(nullptr, [&](void*) {
-    std::error_code ignored;
-    std::filesystem::remove_all(pattern, ignored);
-  });
-  const auto file = [&](const std::string& name) { return pattern + "/" + name; };
-  ASSERT_EQ(::chmod(pattern.c_str(), 0777), 0);
+  const SharedFolder& folder = *folder_;
+  const auto file = [&](const std::string& name) { return folder.file(name); };
+  ASSERT_EQ(::chmod(folder.path().c_str(), 0777), 0);
   for (const auto& [name, mode] :
        {std::pair<const char*, mode_t>{"r444", 0444}, {"r644", 0644}, {"rw666", 0666}}) {
     write_file(file(name), "root's\n");
     ASSERT_EQ(::chmod(file(name).c_str(), mode), 0);
   }
-  int reason[2];
-  ASSERT_EQ(::pipe(reason), 0);
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::close(reason[0]);
-    become_another_user(reason[1]);
-    if (without_faccessat2 && !refuse_faccessat2()) {
-      const std::string why = "a seccomp filter cannot be installed";
-      if (::write(reason[1], why.data(), why.size()) < 0) ::_exit(78);
-      ::_exit(77);
-    }
-    int failures = 0;
-    if (!contains(refusal_of(file("r444")), "write-protected")) failures |= 1;
-    if (!contains(refusal_of(file("r644")), "write-protected")) failures |= 2;
-    try {
-      write_one(file("rw666"), "nobody's\n");  // writable by anyone: accepted
-    } catch (...) {
-      failures |= 4;
-    }
-    ::_exit(failures);
-  }
-  ::close(reason[1]);
-  std::string why(512, '\0');
-  const ssize_t got = ::read(reason[0], why.data(), why.size());
-  ::close(reason[0]);
-  why.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "this system cannot act as another user: " << why;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: r444 not refused, 2: r644 not refused, 4: rw666 refused";
+  std::string why;
+  const int status = run_as_another_user(
+      [&] {
+        int failures = 0;
+        if (!contains(refusal_of(file("r444")), "write-protected")) failures |= 1;
+        if (!contains(refusal_of(file("r644")), "write-protected")) failures |= 2;
+        try {
+          write_one(file("rw666"), "nobody's\n");  // writable by anyone: accepted
+        } catch (...) {
+          failures |= 4;
+        }
+        return failures;
+      },
+      why, GetParam());
+  if (status == 77) GTEST_SKIP() << "this system cannot act as another user: " << why;
+  EXPECT_EQ(status, 0) << "1: r444 not refused, 2: r644 not refused, 4: rw666 refused";
   EXPECT_EQ(read_file(file("r444")), "root's\n");
   EXPECT_EQ(read_file(file("r644")), "root's\n");
   EXPECT_EQ(read_file(file("rw666")), "nobody's\n");
   EXPECT_EQ(testing::file_mode(file("rw666")) & 07777, 0666u);
-  EXPECT_TRUE(temporary_files(pattern).empty());
+  EXPECT_TRUE(temporary_files(folder.path()).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(OutputFiles, AnotherUser, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& param) {
                            return param.param ? "WhereFaccessat2IsRefused" : "Plainly";
                          });
+
+// In a sticky folder (mode 1777, as /tmp) rename(2) may not replace another user's file, even one
+// that anyone may write: such an output is refused when opened (exit 2, naming it), before anything
+// is written, so the user's own output opened with it keeps its bytes; the user's own file there is
+// replaced as anywhere.
+TEST_F(AnotherUserFolder, AnotherUsersFileInAStickyFolderIsRefusedUpFront) {
+  const SharedFolder& folder = *folder_;
+  ASSERT_EQ(::chmod(folder.path().c_str(), 01777), 0);
+  write_file(folder.file("t.html"), "root's page\n");
+  ASSERT_EQ(::chmod(folder.file("t.html").c_str(), 0666), 0);
+  std::string why;
+  const int status = run_as_another_user(
+      [&] {
+        write_file(folder.file("a.csv"), "nobody's old CSV\n");
+        int failures = 0;
+        const std::string refusal = refusal_of_second(folder.file("a.csv"), folder.file("t.html"));
+        if (!contains(refusal, "--html '" + folder.file("t.html") +
+                                   "' is another user's file (uid 0) in the "
+                                   "sticky folder '" +
+                                   folder.path() + "' (mode 1777)"))
+          failures |= 1;
+        if (read_file(folder.file("a.csv")) != "nobody's old CSV\n") failures |= 2;
+        try {
+          write_one(folder.file("a.csv"), "nobody's new CSV\n");
+        } catch (...) {
+          failures |= 4;
+        }
+        return failures;
+      },
+      why);
+  if (status == 77) GTEST_SKIP() << "this system cannot act as another user: " << why;
+  EXPECT_EQ(status, 0) << "1: t.html not refused as another user's file in a sticky folder, 2: a.csv "
+                          "touched, 4: nobody's own a.csv refused";
+  EXPECT_EQ(read_file(folder.file("t.html")), "root's page\n");
+  EXPECT_EQ(read_file(folder.file("a.csv")), "nobody's new CSV\n");
+  EXPECT_TRUE(temporary_files(folder.path()).empty());
+}
 
 TEST(OutputFiles, SignalsRemoveTheTemporaryFilesAndEndTheProcess) {
   for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) {

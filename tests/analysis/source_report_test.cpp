@@ -2,12 +2,14 @@
 // hand (the engine is not involved: what is tested is what the report does with counts).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "analysis/source_report.hpp"
 #include "analysis/source_sweep.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {
@@ -218,6 +220,21 @@ TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
                        "   6            4           2    75.0%      if (Row < Width) {\n"
                        "                 2           1    75.0%    iteration 1\n"))
       << text;
+}
+
+// Ctrl-C's flag, once set, stops the report between rows (by iteration there may be millions):
+// Interrupted; a flag never set changes nothing.
+TEST(SourceReport, AStopFlagStopsTheReport) {
+  const GuardRun run(true);
+  SourceReportOptions options;
+  options.by_iteration = true;
+  const SourceReportOptions without_flag = options;
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
+  EXPECT_EQ(make_source_report(run.g.kernel, run.launch, run.result, options).rows.size(),
+            make_source_report(run.g.kernel, run.launch, run.result, without_flag).rows.size());
+  stop = true;
+  EXPECT_THROW(make_source_report(run.g.kernel, run.launch, run.result, options), Interrupted);
 }
 
 TEST(SourceReport, AnnotatedListingAndPartialBarrier) {

@@ -456,6 +456,14 @@ TEST(DiagnosticsCli, TheGuideAndTheListingShowTheTable) {
     EXPECT_NE(listing.out.find(std::string(d.meaning) + "\n"), std::string::npos) << d.id;
   }
   EXPECT_EQ(run_warpdiv({"diagnostics", "x"}).status, 2);
+  // --help (-h) says what it lists, in place of the table, and exits 0 as every command's does.
+  for (const char* help : {"--help", "-h"}) {
+    const CliResult r = run_warpdiv({"diagnostics", help});
+    EXPECT_EQ(r.status, 0) << help;
+    EXPECT_EQ(r.out.rfind("usage: warpdiv diagnostics\n", 0), 0u) << r.out;
+    EXPECT_EQ(r.out.find("warpdiv-internal"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err, "");
+  }
 }
 
 }  // namespace

@@ -424,15 +424,17 @@ TEST(DidYouMean, NearMissCommands) {
 }
 
 TEST(Help, EveryHelpEndsWithTheExitCodes) {
-  for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"--help"},
-                                             {"-h"},
-                                             {"help"},
-                                             {"analyze", "--help"},
-                                             {"sweep", "--help"},
-                                             {"occupancy", "-h"},
-                                             {"validate", "--help"},
-                                             {"ncu-check", "--help"}}) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"--help"},
+                                                                                    {"-h"},
+                                                                                    {"help"},
+                                                                                    {"analyze", "--help"},
+                                                                                    {"sweep", "--help"},
+                                                                                    {"occupancy", "-h"},
+                                                                                    {"validate", "--help"},
+                                                                                    {"ncu-check", "--help"},
+                                                                                    {"check", "--help"},
+                                                                                    {"diagnostics", "--help"},
+                                                                                    {"diagnostics", "-h"}}) {
     const CliResult r = run_warpdiv(args);
     EXPECT_EQ(r.status, 0) << args[0];
     ASSERT_GE(r.out.size(), kExitCodes.size()) << args[0];

@@ -71,6 +71,7 @@ AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request, cons
   check_bounds(kernel, launch, r.counts);
   analysis::SourceReportOptions report_options = request.report_options;
   report_options.memory_not_counted = r.counts.memory_note;
+  report_options.stop = stop;
   r.report = analysis::make_source_report(kernel, launch, r.counts.result, report_options);
   analysis::add_block_classes(r.report, kernel, launch, r.counts.classes, request.report_options);
   if (with_page) r.page = source_html_page(kernel, launch, options, r.counts);

@@ -40,6 +40,13 @@ constexpr Command kCommands[] = {
 
 /// `warpdiv diagnostics`: the table of sim/support/diagnostics.def, one id a line.
 int diagnostics_command(const Args& args, std::ostream& out) {
+  if (asks_for_help(args)) {
+    out << "usage: warpdiv diagnostics\n\n"
+           "Lists every error's and note's id (the [warpdiv-ID] each message ends with), its category,\n"
+           "the exit status an error gives and what it means. It takes no options.\n\n"
+        << kExitStatusHelp;
+    return 0;
+  }
   if (!args.empty())
     throw InvalidInput(Diag::flag_usage,
                        "warpdiv diagnostics takes no arguments (got " + sim::quote_value(args.front()) + ")");

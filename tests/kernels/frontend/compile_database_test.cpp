@@ -267,6 +267,40 @@ TEST_F(CompileDatabaseFiles, AnEmptyValueOfAFlagIsRefusedNamingTheEntry) {
   EXPECT_EQ(database_refusal(dir_.string()), "");
 }
 
+// JSON's \u0000 puts a NUL into an argument or the directory; no command line can carry one (Clang
+// would read "-Iinc\0zz" as -Iinc, "-DFAST\0=1" as -DFAST, "@r.rsp\0x" as @r.rsp): refused,
+// named with the database and the entry, in the "arguments" and the "command" forms alike.
+TEST_F(CompileDatabaseFiles, ANulInAnArgumentOrTheDirectoryIsRefusedNamingTheEntry) {
+  const std::string db = (dir_ / "compile_commands.json").string();
+  const std::string entry = "[{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", ";
+  const std::string named = db + ", the entry for " + (dir_ / "k.cu").string() + ": the compile command's ";
+  write("r.rsp", "-DFAST\n");
+  for (const std::string word : {"-Iinc\\u0000zz", "-DFAST\\u0000=1", "@r.rsp\\u0000x"}) {
+    SCOPED_TRACE(word);
+    std::string shown = word;
+    shown.replace(shown.find("\\u0000"), 6, "\\x00");  // as one-line messages write a control byte
+    write("compile_commands.json",
+          entry + "\"arguments\": [\"nvcc\", \"" + word + "\", \"-c\", \"k.cu\"]}]\n");
+    EXPECT_EQ(
+        database_refusal(dir_.string()),
+        named + "argument '" + shown + "' holds a NUL character (\\u0000), which no command line can carry");
+    write("compile_commands.json", entry + "\"command\": \"nvcc " + word + " -c k.cu\"}]\n");
+    EXPECT_EQ(
+        database_refusal(dir_.string()),
+        named + "argument '" + shown + "' holds a NUL character (\\u0000), which no command line can carry");
+  }
+  write("compile_commands.json", "[{\"directory\": \"" + dir_.string() + "\\u0000x\", \"file\": \"" +
+                                     (dir_ / "k.cu").string() +
+                                     "\", \"arguments\": [\"nvcc\", \"-c\", \"k.cu\"]}]\n");
+  const std::string directory = database_refusal(dir_.string());  // a long value is shown cut
+  EXPECT_EQ(directory.rfind(named + "directory '", 0), 0u) << directory;
+  const std::string tail = "holds a NUL character (\\u0000), which no folder name can hold";
+  EXPECT_EQ(directory.substr(directory.size() - std::min(directory.size(), tail.size())), tail);
+  write("compile_commands.json",
+        entry + "\"arguments\": [\"nvcc\", \"-Iinc\", \"@r.rsp\", \"-c\", \"k.cu\"]}]\n");
+  EXPECT_EQ(database_refusal(dir_.string()), "");
+}
+
 // Valid JSON of another shape is named with the entry and the key at fault, as Clang's reader
 // would refuse it but without its place (Clang says only "Expected array." or "Unknown key").
 TEST_F(CompileDatabaseFiles, ADatabaseOfAnotherShapeNamesTheEntryAndTheKey) {
