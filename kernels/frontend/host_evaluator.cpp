@@ -26,6 +26,7 @@ void Frame::walk(const clang::Stmt* s) {
   const std::string in_loop = "changes inside the loop at " + at;
   std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
   std::vector<std::string> never;   // for each walked child: why the program never gets there
+  bool walked_done = false;         // the walked children are walked into already
   if (const auto* i = dyn_cast<IfStmt>(s)) {
     exec(i->getInit());
     if (i->getConditionVariableDeclStmt() != nullptr) {
@@ -67,9 +68,18 @@ void Frame::walk(const clang::Stmt* s) {
   } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
     exec(sw->getInit());
     if (sw->getConditionVariableDeclStmt() != nullptr) exec(sw->getConditionVariableDeclStmt());
+    const SwitchEntry entry = switch_entry(sw);
+    invalidate(sw->getCond(), "changes in the condition at " + at);
     invalidate(sw->getBody(), "changes inside the switch at " + at);
     state_.frozen = true;
     walked = {sw->getBody()};
+    if (entry.known) {
+      // The body's statements one by one: those the value skips are never reached.
+      const auto* body = cast<CompoundStmt>(sw->getBody());
+      for (std::size_t c = 0; c < body->size(); ++c)
+        if (holds(body->body_begin()[c])) branch(body->body_begin()[c], entry.never[c]);
+      walked_done = true;
+    }
   } else if (const auto* c = dyn_cast<SwitchCase>(s)) {
     walked = {c->getSubStmt()};
   } else if (const auto* label = dyn_cast<LabelStmt>(s)) {
@@ -79,7 +89,7 @@ void Frame::walk(const clang::Stmt* s) {
   } else if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
     walked = {t->getTryBlock()};
   }
-  for (std::size_t c = 0; c < walked.size(); ++c)
+  for (std::size_t c = 0; c < walked.size() && !walked_done; ++c)
     if (holds(walked[c])) branch(walked[c], c < never.size() ? never[c] : "");
   // The rest (a condition, an initialiser, a handler, a statement not followed): at the values here.
   const bool followed = !walked.empty() && !isa<CXXTryStmt>(s);
@@ -122,8 +132,9 @@ std::string Frame::condition_text(const clang::Expr* condition, const char* kind
 bool Frame::always_leaves(const clang::Stmt* s) {
   using namespace clang;
   if (s == nullptr) return false;
-  if (isa<ReturnStmt>(s)) return true;
+  if (isa<ReturnStmt>(s) || isa<clang::CXXThrowExpr>(s)) return true;
   if (const auto* e = dyn_cast<Expr>(s)) {
+    if (isa<CXXThrowExpr>(e->IgnoreImplicit())) return true;
     const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
     return call != nullptr && call->getDirectCallee() != nullptr && call->getDirectCallee()->isNoReturn();
   }
@@ -134,6 +145,126 @@ bool Frame::always_leaves(const clang::Stmt* s) {
     }
   }
   return false;
+}
+
+const clang::Stmt* Frame::endless(const clang::Stmt* s) const {
+  using namespace clang;
+  const Expr* condition = nullptr;
+  const Stmt* body = nullptr;
+  if (const auto* l = dyn_cast<ForStmt>(s)) {
+    if (l->getConditionVariableDeclStmt() != nullptr) return nullptr;
+    condition = l->getCond();
+    body = l->getBody();
+  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    if (w->getConditionVariableDeclStmt() != nullptr) return nullptr;
+    condition = w->getCond();
+    body = w->getBody();
+  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
+    condition = d->getCond();
+    body = d->getBody();
+  } else {
+    return nullptr;
+  }
+  bool always = true;  // for (;;)
+  if (condition != nullptr &&
+      (condition->isValueDependent() || !condition->EvaluateAsBooleanCondition(always, ctx_) || !always))
+    return nullptr;
+  return breaks_out(body) ? nullptr : s;
+}
+
+bool Frame::breaks_out(const clang::Stmt* s) {
+  using namespace clang;
+  if (s == nullptr) return false;
+  if (isa<BreakStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)) return true;
+  // A break inside an inner loop or switch leaves that one (a goto there still counts).
+  const bool inner =
+      isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) || isa<SwitchStmt>(s);
+  for (const Stmt* child : s->children())
+    if (inner ? find_goto(child) != nullptr : breaks_out(child)) return true;
+  return false;
+}
+
+const clang::Stmt* Frame::stops(const clang::Stmt* s, bool& leaves_function) {
+  using namespace clang;
+  while (s != nullptr) {
+    if (const auto* c = dyn_cast<SwitchCase>(s))
+      s = c->getSubStmt();
+    else if (const auto* l = dyn_cast<LabelStmt>(s))
+      s = l->getSubStmt();
+    else if (const auto* a = dyn_cast<AttributedStmt>(s))
+      s = a->getSubStmt();
+    else
+      break;
+  }
+  if (s == nullptr) return nullptr;
+  leaves_function = false;
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return s;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* child : c->body())
+      if (const Stmt* stop = stops(child, leaves_function)) return stop;
+    return nullptr;
+  }
+  leaves_function = always_leaves(s);
+  return leaves_function ? s : nullptr;
+}
+
+Frame::SwitchEntry Frame::switch_entry(const clang::SwitchStmt* sw) {
+  using namespace clang;
+  SwitchEntry entry;
+  const auto* body = dyn_cast<CompoundStmt>(sw->getBody());
+  if (body == nullptr || !state_.blocked.empty()) return entry;
+  const Val value = eval(sw->getCond());
+  if (!value.known) return entry;
+  const SwitchCase* selected = nullptr;
+  const SwitchCase* fallback = nullptr;  // default:
+  for (const SwitchCase* c = sw->getSwitchCaseList(); c != nullptr; c = c->getNextSwitchCase()) {
+    const auto* one = dyn_cast<CaseStmt>(c);
+    if (one == nullptr) {
+      fallback = c;
+      continue;
+    }
+    bool known = true;
+    const auto label = [&](const Expr* e) {
+      Expr::EvalResult r;
+      if (e->isValueDependent() || !e->EvaluateAsInt(r, ctx_) || !r.Val.isInt()) known = false;
+      APSInt v = known ? r.Val.getInt().extOrTrunc(value.v.getBitWidth()) : value.v;
+      v.setIsUnsigned(value.v.isUnsigned());
+      return v;
+    };
+    const APSInt low = label(one->getLHS());
+    const APSInt high = one->getRHS() != nullptr ? label(one->getRHS()) : low;  // case 1 ... 5:
+    if (!known) return entry;
+    if (low <= value.v && value.v <= high) selected = c;
+  }
+  if (selected == nullptr) selected = fallback;
+  // The body's statement the label heads (case 4: case 5: x heads x); none when the label is
+  // inside another statement (the walk then says nothing of what the value skips).
+  std::size_t index = body->size();
+  for (std::size_t c = 0; c < body->size() && selected != nullptr && index == body->size(); ++c)
+    for (const Stmt* head = body->body_begin()[c]; const auto* label = dyn_cast_or_null<SwitchCase>(head);
+         head = label->getSubStmt())
+      if (label == selected) index = c;
+  if (selected != nullptr && index == body->size()) return entry;
+  const std::string value_text =
+      condition_text(sw->getCond(), "switch", f_.where(sw->getBeginLoc()), decimal(value.v).c_str());
+  const std::string enters = selected == nullptr
+                                 ? value_text + ", which no case matches"
+                                 : value_text + ", which enters it at " + f_.where(selected->getBeginLoc());
+  entry.known = true;
+  entry.never.assign(body->size(), "");
+  std::string stopped;  // where control leaves the body before the statements from here on
+  for (std::size_t c = 0; c < body->size(); ++c) {
+    if (c < index) entry.never[c] = enters + (selected == nullptr ? "" : ", after this");
+    if (c < index) continue;
+    if (!stopped.empty()) entry.never[c] = enters + ", and " + stopped + " before this";
+    bool function = false;
+    const Stmt* stop = stopped.empty() ? stops(body->body_begin()[c], function) : nullptr;
+    if (stop == nullptr) continue;
+    const std::string stop_at = f_.where(stop->getBeginLoc());
+    stopped = function ? "the function leaves at " + stop_at : "it leaves the switch at " + stop_at;
+    if (function) entry.leaves = stop_at + " (" + enters + ")";
+  }
+  return entry;
 }
 
 bool Frame::jumps(const clang::Stmt* s) {
@@ -151,7 +282,30 @@ std::string Frame::leaves_at(const clang::Stmt* s) {
   using namespace clang;
   const std::string at = f_.where(s->getBeginLoc());
   const std::string leaves = "the function " + f_.name(function_) + " leaves before it, at ";
+  if (const auto* e = dyn_cast<Expr>(s); e != nullptr && isa<CXXThrowExpr>(e->IgnoreImplicit()))
+    return "an exception is thrown before it, at " + at;
   if (always_leaves(s)) return leaves + at;
+  if (endless(s) != nullptr)
+    return "the function " + f_.name(function_) + " never gets past the loop at " + at +
+           " (its condition is always true and nothing breaks out of it)";
+  if (const auto* sw = dyn_cast<SwitchStmt>(s);
+      sw != nullptr && sw->getInit() == nullptr && sw->getConditionVariableDeclStmt() == nullptr) {
+    const SwitchEntry entry = switch_entry(sw);
+    return entry.leaves.empty() ? "" : leaves + entry.leaves;
+  }
+  if (const auto* e = dyn_cast<Expr>(s)) {
+    // c ? void(0) : abort(), as assert(c) expands: the arm the condition takes leaves.
+    const auto* c = dyn_cast<ConditionalOperator>(e->IgnoreParenImpCasts());
+    const std::string taken = c != nullptr ? truth(c->getCond()) : "";
+    const Expr* arm = taken == "true" ? c->getTrueExpr() : taken == "false" ? c->getFalseExpr() : nullptr;
+    if (arm == nullptr || !always_leaves(arm->IgnoreParenImpCasts())) return "";
+    const SourceManager& sources = ctx_.getSourceManager();
+    if (c->getBeginLoc().isMacroID() &&
+        Lexer::getImmediateMacroName(c->getBeginLoc(), sources, ctx_.getLangOpts()) == "assert")
+      return leaves + at + " (the assertion '" + f_.quoted(c) + "' fails)";
+    return leaves + f_.where(arm->getBeginLoc()) + " (" +
+           condition_text(c->getCond(), "?:", f_.where(c->getBeginLoc()), taken.c_str()) + ")";
+  }
   const auto* i = dyn_cast<IfStmt>(s);
   if (i == nullptr || i->getInit() != nullptr || i->getConditionVariableDeclStmt() != nullptr) return "";
   const std::string taken = truth(i->getCond());

@@ -236,6 +236,21 @@ class Frame {
   std::string condition_text(const clang::Expr* condition, const char* kind, const std::string& at,
                              const char* value) const;
   static bool always_leaves(const clang::Stmt* s);
+  /// `s` when it is a loop that never ends but by leaving the function (for (;;), while (true),
+  /// no break out of it), else null.
+  const clang::Stmt* endless(const clang::Stmt* s) const;
+  /// Whether `s` holds a break out of the loop whose body it is (or a goto).
+  static bool breaks_out(const clang::Stmt* s);
+  /// Where running `s`, a statement of a switch's body, always stops going on to the next one (a
+  /// break, a continue; `leaves_function`: a return, exit()), null where it may go on.
+  static const clang::Stmt* stops(const clang::Stmt* s, bool& leaves_function);
+  /// Where a switch whose condition has a value here enters its body (a compound statement).
+  struct SwitchEntry {
+    bool known = false;              // the value and the label it selects (at the body's level) are known
+    std::vector<std::string> never;  // for each statement of the body: why control never gets there
+    std::string leaves;              // where the function always leaves inside it, and why ("" if not)
+  };
+  SwitchEntry switch_entry(const clang::SwitchStmt* sw);
   static bool jumps(const clang::Stmt* s);
   /// Why the function always leaves at `s` (a return, exit(), an if whose taken branch does), or "".
   std::string leaves_at(const clang::Stmt* s);

@@ -525,6 +525,30 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
   }
 }
 
+/// Why the program never calls `function`: each of its call sites in the file is where the program
+/// never gets (or in a function it never calls); "" where it may be called, or that is not known
+/// (main(), no call site in the file, one that cannot be listed). `known`: the answers so far.
+std::string never_called(const Finder& f, const clang::FunctionDecl* function, int depth,
+                         std::map<const clang::FunctionDecl*, std::string>& known) {
+  function = function->getCanonicalDecl();
+  if (function->isMain() || depth >= kMaxCallDepth || f.other_calls.count(function) != 0) return "";
+  const auto sites = f.callers.find(function);
+  if (sites == f.callers.end() || sites->second.empty()) return "";
+  if (const auto k = known.find(function); k != known.end()) return k->second;
+  known[function] = "";  // a call from itself, met while this is worked out, is not known to be dead
+  std::string why;
+  for (const CallSite& site : sites->second) {
+    std::string never;
+    Frame caller(f, site.caller, depth + 1);
+    caller.follow({site.call}, [&](Frame& there, const clang::Stmt*) { never = there.unreached(); });
+    if (never.empty()) never = never_called(f, site.caller, depth + 1, known);
+    if (never.empty()) return "";
+    why += (why.empty() ? "" : "; ") + std::string("its call at ") + f.where(site.call->getBeginLoc()) +
+           ": " + never;
+  }
+  return known[function] = "the program never calls " + f.name(function) + " (" + why + ")";
+}
+
 /// The pins as text, so that launches followed with the same pins share one walk.
 std::string pins_key(const Pins& pins) {
   const auto text = [](const Val& value) { return value.known ? decimal(value.v) : "?" + value.reason; };
@@ -577,6 +601,10 @@ std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, cl
       take_values(there, finder, kernel, collector.launches[i].first, launches[i]);
     });
   }
+  std::map<const clang::FunctionDecl*, std::string> uncalled;
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    if (launches[i].never_made.empty())
+      launches[i].never_made = never_called(finder, collector.launches[i].second, 0, uncalled);
   return launches;
 }
 
