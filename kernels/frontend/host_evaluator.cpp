@@ -337,6 +337,8 @@ void Frame::exec(const clang::Stmt* s) {
   if (s == nullptr) return;
   if (const auto* c = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* child : c->body()) exec(child);
+    for (const Stmt* child : c->body())
+      if (const auto* d = dyn_cast<DeclStmt>(child)) destroy(d, c->getRBracLoc());
     return;
   }
   if (const auto* d = dyn_cast<DeclStmt>(s)) {
@@ -393,7 +395,7 @@ void Frame::assign(const clang::Expr* e) {
   const std::string at = f_.where(e->getBeginLoc());
   if (const auto* b = dyn_cast<BinaryOperator>(e); b != nullptr && b->isAssignmentOp()) {
     const auto [v, component] = target_of(b->getLHS());
-    if (v != nullptr) {
+    if (v != nullptr && !v->getType()->isReferenceType()) {
       Val value = eval(b->getRHS());
       invalidate(b->getRHS(), "changes inside the expression at " + at);
       if (const auto* compound = dyn_cast<CompoundAssignOperator>(b)) {
@@ -415,7 +417,7 @@ void Frame::assign(const clang::Expr* e) {
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->isIncrementDecrementOp()) {
     const auto [v, component] = target_of(u->getSubExpr());
-    if (v != nullptr && state_.escaped.count(v) == 0) {
+    if (v != nullptr && !v->getType()->isReferenceType() && state_.escaped.count(v) == 0) {
       Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
       Val result = old;
       if (old.known) {
@@ -548,11 +550,14 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
   if (s == nullptr) return;
   const std::string at = f_.where(s->getBeginLoc());
   escape_held(s, at);
+  clobber(f_.effects.of_node(s), doing(s));
   if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
     for (const auto& [v, component] : targets_of(b->getLHS())) set_unknown(v, component, how);
+    clobber(HostEffects::of_target(b->getLHS()), doing(s));
   } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
     if (u->isIncrementDecrementOp()) {
       for (const auto& [v, component] : targets_of(u->getSubExpr())) set_unknown(v, component, how);
+      clobber(HostEffects::of_target(u->getSubExpr()), doing(s));
     } else if (u->getOpcode() == UO_AddrOf) {
       for (const auto& target : targets_of(u->getSubExpr()))
         escape(target.first, "has its address taken at " + at + " (it may be set through a pointer)");
@@ -568,6 +573,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
         op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0) {
       for (const auto& [v, component] : targets_of(op->getArg(0))) set_unknown(v, component, how);
+      clobber(HostEffects::of_target(op->getArg(0)), doing(s));
     }
     if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
       if (const auto* object = member->getImplicitObjectArgument())
@@ -578,6 +584,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
         escape(dyn_cast<VarDecl>(capture.getCapturedVar()),
                "is captured by reference by the lambda at " + at);
   } else if (const auto* d = dyn_cast<DeclStmt>(s)) {
+    destroy(d, d->getEndLoc());
     for (const Decl* decl : d->decls())
       if (const auto* v = dyn_cast<VarDecl>(decl); v != nullptr && v->getType()->isReferenceType() &&
                                                    v->getInit() != nullptr &&
@@ -585,7 +592,57 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
         for (const auto& target : targets_of(v->getInit()))
           escape(target.first, "is bound to the reference '" + v->getNameAsString() + "' at " + at);
   }
+  if (const auto* argument = dyn_cast<CXXDefaultArgExpr>(s)) invalidate(argument->getExpr(), how);
+  if (const auto* init = dyn_cast<CXXDefaultInitExpr>(s)) invalidate(init->getExpr(), how);
   for (const Stmt* child : s->children()) invalidate(child, how);
+}
+
+void Frame::clobber(const Writes& writes, const std::string& what) {
+  if (writes.empty()) return;
+  const auto why = [&](const clang::VarDecl* v) -> std::string {
+    if (!v->hasGlobalStorage()) return "";
+    if (!writes.any.empty()) return "may be written by " + what + " (" + writes.any + ")";
+    if (writes.by_name.count(v->getCanonicalDecl()) != 0) return "may be written by " + what;
+    const std::string bound = writes.indirect ? f_.effects.bound(v) : "";
+    return bound.empty() ? ""
+                         : "has a pointer or reference bound to it at " + bound +
+                               ", and may be written through one by " + what;
+  };
+  std::vector<std::pair<const clang::VarDecl*, std::string>> hit;
+  for (const auto& [v, value] : state_.ints)
+    if (value.known)
+      if (std::string w = why(v); !w.empty()) hit.emplace_back(v, std::move(w));
+  for (const auto& [v, dim] : state_.dims)
+    if (dim.c[0].known || dim.c[1].known || dim.c[2].known)
+      if (std::string w = why(v); !w.empty()) hit.emplace_back(v, std::move(w));
+  for (const auto& [v, w] : hit) set_unknown(v, -1, w);
+}
+
+std::string Frame::doing(const clang::Stmt* s) const {
+  using namespace clang;
+  const std::string at = " at " + f_.where(s->getBeginLoc());
+  if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    if (method != nullptr && method->getParent()->isLambda())
+      return "the call of the lambda at " + f_.where(method->getParent()->getLocation()) + at;
+    return call->getDirectCallee() != nullptr ? "the call of " + f_.name(call->getDirectCallee()) + at
+                                              : "the call" + at;
+  }
+  if (const auto* construct = dyn_cast<CXXConstructExpr>(s))
+    return "the construction of a " + construct->getType().getUnqualifiedType().getAsString() + at;
+  if (isa<CXXNewExpr>(s)) return "the new" + at;
+  if (isa<CXXDeleteExpr>(s)) return "the delete" + at;
+  if (const auto* temporary = dyn_cast<CXXBindTemporaryExpr>(s))
+    return "the destruction of a temporary " + temporary->getType().getUnqualifiedType().getAsString() + at;
+  if (isa<CXXDefaultArgExpr>(s) || isa<CXXDefaultInitExpr>(s)) return "the default value" + at;
+  return "'" + f_.quoted(s) + "'" + at;
+}
+
+void Frame::destroy(const clang::DeclStmt* d, clang::SourceLocation end) {
+  for (const clang::Decl* decl : d->decls())
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl); v != nullptr && v->hasLocalStorage())
+      clobber(f_.effects.of_destruction(v->getType()),
+              "the destruction of '" + v->getNameAsString() + "' at " + f_.where(end));
 }
 
 bool Frame::binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument) {

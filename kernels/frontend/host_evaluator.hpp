@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "kernels/frontend/clang_parse.hpp"
+#include "kernels/frontend/host_effects.hpp"
 #include "kernels/frontend/host_launch.hpp"
 
 namespace warpdiv::frontend::detail::host_eval {
@@ -123,6 +124,8 @@ class Finder {
   std::map<const clang::FunctionDecl*, std::string> other_calls;  // by canonical declaration
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
+  /// What host code may write among the file's variables of static storage (globals).
+  mutable HostEffects effects{context, other_calls};
 
   std::string where(clang::SourceLocation loc) const { return location_of(context.getSourceManager(), loc); }
   std::string quoted(const clang::Stmt* s) const {
@@ -259,6 +262,13 @@ class Frame {
   void declare(const clang::VarDecl* v);
   void assign(const clang::Expr* e);
   void invalidate(const clang::Stmt* s, const std::string& how);
+  /// The variables of static storage holding a value here that `writes` may change (`what` changes
+  /// them: "the call of f() at F:L:C"): not computable from here on.
+  void clobber(const Writes& writes, const std::string& what);
+  /// What `s` (a call, a construction, an assignment ...) is, for clobber.
+  std::string doing(const clang::Stmt* s) const;
+  /// The locals `d` declares are destroyed at `end`: what their destructors may write is clobbered.
+  void destroy(const clang::DeclStmt* d, clang::SourceLocation end);
 
   std::string named(const clang::VarDecl* v, int component = -1) const {
     std::string name = v->getNameAsString();
