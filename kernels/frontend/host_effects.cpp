@@ -44,13 +44,15 @@ bool in_library(const ASTContext& context, const Decl* d) {
 /// read, or written by name with its result discarded or read: not bound to a pointer or writable
 /// reference.
 bool harmless(const Stmt* use, const std::vector<const Stmt*>& up, std::size_t level) {
-  const auto at = [&](std::size_t i) -> const Stmt* { return level + i < up.size() ? up[up.size() - 1 - level - i] : nullptr; };
+  const auto at = [&](std::size_t i) -> const Stmt* {
+    return level + i < up.size() ? up[up.size() - 1 - level - i] : nullptr;
+  };
   const Stmt* parent = at(0);
   if (parent == nullptr) return false;  // int &R = N;
-  if (const auto* cast = dyn_cast<ImplicitCastExpr>(parent))
-    return cast->getCastKind() == CK_LValueToRValue;
+  if (const auto* cast = dyn_cast<ImplicitCastExpr>(parent)) return cast->getCastKind() == CK_LValueToRValue;
   if (isa<UnaryExprOrTypeTraitExpr>(parent)) return true;  // sizeof: not evaluated
-  if (const auto* m = dyn_cast<MemberExpr>(parent); m != nullptr && !m->isArrow() && m->getBase()->IgnoreParens() == use)
+  if (const auto* m = dyn_cast<MemberExpr>(parent);
+      m != nullptr && !m->isArrow() && m->getBase()->IgnoreParens() == use)
     return harmless(parent, up, level + 1);  // N.x: as N.x is used
   const auto* b = dyn_cast<BinaryOperator>(parent);
   const auto* u = dyn_cast<UnaryOperator>(parent);
@@ -91,7 +93,8 @@ class Binder : public RecursiveASTVisitor<Binder> {
 
   bool VisitFunctionDecl(FunctionDecl* f) {
     if (in_library(context_, f)) return true;
-    if (const auto* method = dyn_cast<CXXMethodDecl>(f); method != nullptr && method->isVirtual() && f->hasBody())
+    if (const auto* method = dyn_cast<CXXMethodDecl>(f);
+        method != nullptr && method->isVirtual() && f->hasBody())
       callbacks_.push_back(f);
     if (!f->doesThisDeclarationHaveABody()) return true;
     walk(f->getBody());
@@ -122,8 +125,8 @@ class Binder : public RecursiveASTVisitor<Binder> {
     if (s == nullptr) return;
     if (const auto* d = dyn_cast<DeclRefExpr>(s))
       if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v != nullptr && v->hasGlobalStorage() &&
-                                                             bindings_.count(v->getCanonicalDecl()) == 0 &&
-                                                             !harmless(s, up, 0))
+                                                           bindings_.count(v->getCanonicalDecl()) == 0 &&
+                                                           !harmless(s, up, 0))
         bindings_[v->getCanonicalDecl()] = location_of(context_.getSourceManager(), s->getBeginLoc());
     if (const auto* lambda = dyn_cast<LambdaExpr>(s)) {
       callbacks_.push_back(lambda->getCallOperator());
@@ -196,7 +199,8 @@ Writes HostEffects::Impl::function(const FunctionDecl* f, bool& complete) {
   body(definition->getBody(), w, own);
   if (const auto* constructor = dyn_cast<CXXConstructorDecl>(definition))
     for (const CXXCtorInitializer* init : constructor->inits()) body(init->getInit(), w, own);
-  if (const auto* destructor = dyn_cast<CXXDestructorDecl>(definition)) w.add(members(destructor->getParent(), own));
+  if (const auto* destructor = dyn_cast<CXXDestructorDecl>(definition))
+    w.add(members(destructor->getParent(), own));
   open.erase(key);
   if (own || bottom)
     done[key] = w;
@@ -243,15 +247,17 @@ Writes HostEffects::Impl::node(const Stmt* s, bool& complete) {
     }
     return function(callee, complete);
   }
-  if (const auto* construct = dyn_cast<CXXConstructExpr>(s)) return function(construct->getConstructor(), complete);
+  if (const auto* construct = dyn_cast<CXXConstructExpr>(s))
+    return function(construct->getConstructor(), complete);
   if (const auto* inherited = dyn_cast<CXXInheritedCtorInitExpr>(s))
     return function(inherited->getConstructor(), complete);
   if (const auto* made = dyn_cast<CXXNewExpr>(s)) return function(made->getOperatorNew(), complete);
   if (const auto* deleted = dyn_cast<CXXDeleteExpr>(s)) {
     Writes w = function(deleted->getOperatorDelete(), complete);
-    const CXXRecordDecl* record = deleted->getDestroyedType().isNull()
-                                      ? nullptr
-                                      : context.getBaseElementType(deleted->getDestroyedType())->getAsCXXRecordDecl();
+    const CXXRecordDecl* record =
+        deleted->getDestroyedType().isNull()
+            ? nullptr
+            : context.getBaseElementType(deleted->getDestroyedType())->getAsCXXRecordDecl();
     if (record != nullptr && record->hasDefinition() && record->getDestructor() != nullptr &&
         record->getDestructor()->isVirtual())
       w.any = "the delete at " + where(s) + " runs a virtual destructor, which may be any override";

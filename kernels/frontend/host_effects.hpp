@@ -18,8 +18,8 @@ namespace warpdiv::frontend::detail::host_eval {
 /// What running some code may write among the variables of static storage.
 struct Writes {
   std::set<const clang::VarDecl*> by_name;  // written by name
-  bool indirect = false;                     // writes through a pointer or reference
-  std::string any;                           // not empty: may write any of them, for this reason
+  bool indirect = false;                    // writes through a pointer or reference
+  std::string any;                          // not empty: may write any of them, for this reason
   bool empty() const { return by_name.empty() && !indirect && any.empty(); }
   void add(const Writes& other) {
     by_name.insert(other.by_name.begin(), other.by_name.end());
@@ -32,7 +32,8 @@ class HostEffects {
  public:
   /// `other_calls`: Finder's (functions named other than as a direct call's callee: a bodiless
   /// library function given one may call it back).
-  HostEffects(clang::ASTContext& context, const std::map<const clang::FunctionDecl*, std::string>& other_calls);
+  HostEffects(clang::ASTContext& context,
+              const std::map<const clang::FunctionDecl*, std::string>& other_calls);
   ~HostEffects();
 
   /// What `s` itself runs may write (a call, a construction, new, delete, the destruction of a

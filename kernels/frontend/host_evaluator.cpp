@@ -624,7 +624,7 @@ std::string Frame::doing(const clang::Stmt* s) const {
   if (const auto* call = dyn_cast<CallExpr>(s)) {
     const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
     if (method != nullptr && method->getParent()->isLambda())
-      return "the call of the lambda at " + f_.where(method->getParent()->getLocation()) + at;
+      return "the call of the lambda (" + f_.where(method->getParent()->getLocation()) + ")" + at;
     return call->getDirectCallee() != nullptr ? "the call of " + f_.name(call->getDirectCallee()) + at
                                               : "the call" + at;
   }
