@@ -17,7 +17,12 @@
 // evaluator does not compute, whose address is taken, that is bound to a writable reference
 // (declared, a T& parameter of a function or constructor, a reference member, const_cast of an
 // expression naming it), or that changes inside a loop holding the launch (its variable, say) is not
-// computable from then on, with the reason. A parameter of a helper function is computed at its
+// computable from then on, with the reason. A variable of static storage (a global, a static member)
+// the function assigns holds that value until something may write it (a call, a write through a
+// pointer or reference: host_effects.cpp says what may), and is not computable from then on. A
+// launch where the program never gets (a condition or a switch's value that skips it, a return,
+// exit, throw or failing assert before it, a helper whose every call is such a launch) is never
+// made, with the reason. A parameter of a helper function is computed at its
 // one call site in the file (main's are not computable; a helper called from several places, one
 // whose address is taken or that a global's initialiser calls neither); a function template's
 // instantiations are host functions of their own. Float and double kernel arguments are taken when Clang
