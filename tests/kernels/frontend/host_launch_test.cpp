@@ -834,20 +834,17 @@ TEST_F(HostLaunchTest, AGlobalThatSomethingBetweenMayWriteIsNotComputable) {
   // A namespace's variable.
   EXPECT_EQ(reason("namespace cfg { int N = 500; void bump() { N = 900; } } using namespace cfg;", "bump();"),
             "'N' (" + at(3, 21) + ") may be written by the call of cfg::bump() at " + at(7, 3));
-  // A pointer or writable reference bound to N (at namespace scope here): a write through one, or any
-  // call, may write it.
-  EXPECT_EQ(reason("int N = 500; int *P = &N;", "*P = 900;"),
-            n + " has a pointer or reference bound to it at " + at(3, 24) +
-                ", and may be written through one by '*P = 900' at " + at(7, 3));
-  EXPECT_EQ(reason("int N = 500; int &R = N;", "R = 900;"),
-            n + " has a pointer or reference bound to it at " + at(3, 23) +
-                ", and may be written through one by 'R = 900' at " + at(7, 3));
+  // A pointer or writable reference bound to N (at namespace scope here, N at column `column`): a
+  // write through one, or any call, may write it.
+  const auto through = [&](int column, const std::string& by) {
+    return n + " has a pointer or reference bound to it at " + at(3, column) +
+           ", and may be written through one by " + by + " at " + at(7, 3);
+  };
+  EXPECT_EQ(reason("int N = 500; int *P = &N;", "*P = 900;"), through(24, "'*P = 900'"));
+  EXPECT_EQ(reason("int N = 500; int &R = N;", "R = 900;"), through(23, "'R = 900'"));
   EXPECT_EQ(reason("int N = 500; int *P = &N; void bump() { *P = 900; }", "bump();"),
-            n + " has a pointer or reference bound to it at " + at(3, 24) +
-                ", and may be written through one by the call of bump() at " + at(7, 3));
-  EXPECT_EQ(reason("int N = 500; int *P = &N;", "printf(\"x\");"),
-            n + " has a pointer or reference bound to it at " + at(3, 24) +
-                ", and may be written through one by the call of printf() at " + at(7, 3));
+            through(24, "the call of bump()"));
+  EXPECT_EQ(reason("int N = 500; int *P = &N;", "printf(\"x\");"), through(24, "the call of printf()"));
 
   // Right as before: nothing between may write N (a library call, a function writing it called
   // before the assignment, a constructor that runs before main(), a pointer bound and no write, a
