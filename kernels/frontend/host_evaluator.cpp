@@ -597,6 +597,12 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
   for (const Stmt* child : s->children()) invalidate(child, how);
 }
 
+void Frame::run_calls(const clang::Stmt* s) {
+  if (s == nullptr) return;
+  clobber(f_.effects.of_node(s), doing(s));
+  for (const clang::Stmt* child : s->children()) run_calls(child);
+}
+
 void Frame::clobber(const Writes& writes, const std::string& what) {
   if (writes.empty()) return;
   const auto why = [&](const clang::VarDecl* v) -> std::string {

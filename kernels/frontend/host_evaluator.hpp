@@ -183,6 +183,9 @@ class Frame {
     if (holds(function_->getBody())) walk(function_->getBody());
   }
 
+  /// What the calls in `s` may write (a launch's configuration, run before its arguments) is not
+  /// computable from here on.
+  void run_calls(const clang::Stmt* s);
   Val eval(const clang::Expr* e);
   Dim eval_dim(const clang::Expr* e);
   /// Why the program never gets where the walk is (a condition known false on the way, a return

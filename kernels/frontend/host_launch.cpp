@@ -496,6 +496,8 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
                  const clang::CUDAKernelCallExpr* call, HostLaunch& launch) {
   launch.never_made = frame.unreached();
   const clang::CallExpr* config = call->getConfig();
+  // The configuration's values run first, in no order among themselves; then the arguments.
+  for (unsigned i = 0; config != nullptr && i < config->getNumArgs(); ++i) frame.run_calls(config->getArg(i));
   if (config != nullptr && config->getNumArgs() >= 2) {
     const Dim grid = frame.eval_dim(config->getArg(0));
     const Dim block = frame.eval_dim(config->getArg(1));

@@ -860,6 +860,24 @@ TEST_F(HostLaunchTest, AGlobalThatSomethingBetweenMayWriteIsNotComputable) {
   }
 }
 
+// The launch's configuration runs before its arguments (and its values in no order): a call in it
+// that may write N makes N not computable for the sizes and the arguments.
+TEST_F(HostLaunchTest, ACallInTheLaunchsConfigurationMayWriteWhatTheLaunchReads) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int N = 500;
+int threads() { N = 900; return 64; }
+int main() {
+  int *a;
+  N = 700;
+  k<<<(N + 63) / 64, threads()>>>(a, N);
+}
+)");
+  ASSERT_EQ(found.size(), 1u);
+  const std::string reason = "'N' (" + at(2, 5) + ") may be written by the call of threads() at " + at(7, 22);
+  EXPECT_EQ(found[0].grid[0].reason, reason);
+  EXPECT_EQ(found[0].arguments[1].reason, reason);
+}
+
 TEST_F(HostLaunchTest, AStaticMemberThatAMemberFunctionWritesIsNotComputableAfterItsCall) {
   const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
 struct C { static int N; static void bump() { N = 900; } };
