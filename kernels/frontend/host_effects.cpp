@@ -4,12 +4,14 @@
 // pointer or reference: *p, p[i], p->x, this->x, a reference) and those of everything it runs: the
 // functions it calls, constructors, destructors (of its locals, temporaries, delete), operator new
 // and delete, default arguments. A function without a body in the file may write anything (it is
-// defined elsewhere), unless it is a library function (declared in a system header or warpdiv's
-// prelude): those write through the pointers they are given and may call back what the file lets
-// out (a function whose address is taken, a lambda, a virtual function). A call through a pointer
-// or of a virtual function may write anything. A variable is bound when its address is taken or a
-// writable reference is bound to it anywhere in the file's code (a global initialiser too): a
-// write through any pointer or reference may then write it.
+// defined elsewhere), as may a call through a pointer or of a virtual function. A library's
+// function (declared in a system header or warpdiv's prelude) names none of the file's variables:
+// it writes through the pointers, references and objects it is given, and may call back what the
+// file lets out (a function whose address is taken, a lambda, a virtual function); the body of a
+// library template's instantiation (std::sort<..., Cmp>) is read, as it may call what its
+// arguments name. A variable is bound when its address is taken or a writable reference is bound to
+// it anywhere in the file's code (a global initialiser too): a write through any pointer or
+// reference may then write it.
 #include "kernels/frontend/host_effects.hpp"
 
 #include <clang/AST/DeclCXX.h>
@@ -27,6 +29,23 @@ namespace warpdiv::frontend::detail::host_eval {
 namespace {
 
 using namespace clang;
+
+/// Whether `arguments` pass memory a callee may write through: a pointer, an array, a reference, an
+/// object (which may hold pointers).
+template <typename Range>
+bool passes_memory(Range arguments, const FunctionDecl* callee) {
+  unsigned i = 0;
+  for (const Expr* a : arguments) {
+    const QualType type = a->getType();
+    const bool by_reference = callee == nullptr || i >= callee->getNumParams() ||
+                              callee->getParamDecl(i)->getType()->isReferenceType();
+    if (type->isPointerType() || type->isArrayType() || type->isMemberPointerType() || type->isRecordType() ||
+        type->isReferenceType() || (a->isGLValue() && by_reference))
+      return true;
+    ++i;
+  }
+  return false;
+}
 
 Writes through_pointer() {
   Writes w;
@@ -49,7 +68,10 @@ bool harmless(const Stmt* use, const std::vector<const Stmt*>& up, std::size_t l
   };
   const Stmt* parent = at(0);
   if (parent == nullptr) return false;  // int &R = N;
-  if (const auto* cast = dyn_cast<ImplicitCastExpr>(parent)) return cast->getCastKind() == CK_LValueToRValue;
+  if (const auto* cast = dyn_cast<ImplicitCastExpr>(parent)) {
+    if (cast->getCastKind() == CK_NoOp) return harmless(parent, up, level + 1);  // made const
+    return cast->getCastKind() == CK_LValueToRValue;
+  }
   if (isa<UnaryExprOrTypeTraitExpr>(parent)) return true;  // sizeof: not evaluated
   if (const auto* m = dyn_cast<MemberExpr>(parent);
       m != nullptr && !m->isArrow() && m->getBase()->IgnoreParens() == use)
@@ -152,6 +174,7 @@ struct HostEffects::Impl {
   std::set<const FunctionDecl*> open;          // being worked out (a call back to one: not in full yet)
   std::unique_ptr<Writes> library_done;        // what a library function may write, in full
   bool library_open = false;
+  bool in_library_code = false;  // the body being read is a library's (a template's instantiation)
   bool scanned = false;
   std::map<const VarDecl*, std::string> bindings;
   std::vector<const FunctionDecl*> callbacks;
@@ -168,24 +191,31 @@ struct HostEffects::Impl {
     for (const auto& [f, how] : other_calls) callbacks.push_back(f);
   }
 
-  Writes function(const FunctionDecl* f, bool& complete);
-  Writes library(bool& complete);
+  /// `given_memory`: the call passes a pointer, a reference or an object (a library function may
+  /// write through it).
+  Writes function(const FunctionDecl* f, bool& complete, bool given_memory = true);
+  Writes library(bool& complete, bool given_memory = true);
   Writes node(const Stmt* s, bool& complete);
   Writes destruction(QualType type, bool& complete);
   Writes members(const CXXRecordDecl* record, bool& complete);
   void body(const Stmt* s, Writes& w, bool& complete);
 };
 
-Writes HostEffects::Impl::function(const FunctionDecl* f, bool& complete) {
+Writes HostEffects::Impl::function(const FunctionDecl* f, bool& complete, bool given_memory) {
   if (f == nullptr) return {};
   const FunctionDecl* definition = nullptr;
   if (!f->hasBody(definition) || definition == nullptr) {
     if (f->isTrivial() || f->isDeleted()) return {};
-    if (f->getBuiltinID() != 0 || in_library(context, f)) return library(complete);
+    if (f->getBuiltinID() != 0 || in_library(context, f)) return library(complete, given_memory);
     Writes w;
     w.any = f->getQualifiedNameAsString() + "() is not defined in the file";
     return w;
   }
+  // A library's own function calls the file's code only back (a template's instantiation may also
+  // call what its arguments name: its body is read, as library code).
+  const bool library_code = in_library(context, definition);
+  if (library_code && definition->getTemplateSpecializationKind() == TSK_Undeclared)
+    return library(complete, given_memory);
   const FunctionDecl* key = definition->getCanonicalDecl();
   if (const auto d = done.find(key); d != done.end()) return d->second;
   if (open.count(key) != 0) {
@@ -194,6 +224,8 @@ Writes HostEffects::Impl::function(const FunctionDecl* f, bool& complete) {
   }
   const bool bottom = open.empty() && !library_open;  // nothing below it is open: its writes are in full
   open.insert(key);
+  const bool outer_library_code = in_library_code;
+  in_library_code = library_code;
   bool own = true;
   Writes w;
   body(definition->getBody(), w, own);
@@ -201,6 +233,7 @@ Writes HostEffects::Impl::function(const FunctionDecl* f, bool& complete) {
     for (const CXXCtorInitializer* init : constructor->inits()) body(init->getInit(), w, own);
   if (const auto* destructor = dyn_cast<CXXDestructorDecl>(definition))
     w.add(members(destructor->getParent(), own));
+  in_library_code = outer_library_code;
   open.erase(key);
   if (own || bottom)
     done[key] = w;
@@ -209,23 +242,29 @@ Writes HostEffects::Impl::function(const FunctionDecl* f, bool& complete) {
   return w;
 }
 
-Writes HostEffects::Impl::library(bool& complete) {
-  if (library_done) return *library_done;
+Writes HostEffects::Impl::library(bool& complete, bool given_memory) {
+  Writes w;
+  w.indirect = given_memory;
+  if (library_done) {
+    w.add(*library_done);
+    return w;
+  }
   if (library_open) {
     complete = false;
-    return through_pointer();
+    return w;
   }
   scan();
   const bool bottom = open.empty();
   library_open = true;
   bool own = true;
-  Writes w = through_pointer();
-  for (const FunctionDecl* callback : callbacks) w.add(function(callback, own));
+  Writes back;  // what the functions it may call back write
+  for (const FunctionDecl* callback : callbacks) back.add(function(callback, own));
   library_open = false;
   if (own || bottom)
-    library_done = std::make_unique<Writes>(w);
+    library_done = std::make_unique<Writes>(back);
   else
     complete = false;
+  w.add(back);
   return w;
 }
 
@@ -233,22 +272,28 @@ Writes HostEffects::Impl::node(const Stmt* s, bool& complete) {
   if (const auto* call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl* callee = call->getDirectCallee();
     Writes w;
+    const auto* method = dyn_cast_or_null<CXXMethodDecl>(callee);
+    const auto* member = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParens());
+    const bool dispatched = method != nullptr && method->isVirtual() &&
+                            !(member != nullptr && member->hasQualifier()) && !method->hasAttr<FinalAttr>() &&
+                            !method->getParent()->hasAttr<FinalAttr>();
+    // Through a pointer or a virtual function in a library's code: what the file lets out.
+    if ((callee == nullptr || dispatched) && in_library_code) return library(complete);
     if (callee == nullptr) {
       w.any = "the function called through a pointer at " + where(call) + " may be any";
       return w;
     }
-    const auto* method = dyn_cast<CXXMethodDecl>(callee);
-    const auto* member = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParens());
-    if (method != nullptr && method->isVirtual() && !(member != nullptr && member->hasQualifier()) &&
-        !method->hasAttr<FinalAttr>() && !method->getParent()->hasAttr<FinalAttr>()) {
+    if (dispatched) {
       w.any = "the virtual function " + method->getQualifiedNameAsString() + "() called at " + where(call) +
               " may be any override";
       return w;
     }
-    return function(callee, complete);
+    return function(callee, complete,
+                    isa<CXXMemberCallExpr>(call) || passes_memory(call->arguments(), callee));
   }
   if (const auto* construct = dyn_cast<CXXConstructExpr>(s))
-    return function(construct->getConstructor(), complete);
+    return function(construct->getConstructor(), complete,
+                    passes_memory(construct->arguments(), construct->getConstructor()));
   if (const auto* inherited = dyn_cast<CXXInheritedCtorInitExpr>(s))
     return function(inherited->getConstructor(), complete);
   if (const auto* made = dyn_cast<CXXNewExpr>(s)) return function(made->getOperatorNew(), complete);
@@ -259,7 +304,10 @@ Writes HostEffects::Impl::node(const Stmt* s, bool& complete) {
             ? nullptr
             : context.getBaseElementType(deleted->getDestroyedType())->getAsCXXRecordDecl();
     if (record != nullptr && record->hasDefinition() && record->getDestructor() != nullptr &&
-        record->getDestructor()->isVirtual())
+        record->getDestructor()->isVirtual() && in_library_code)
+      w.add(library(complete));
+    else if (record != nullptr && record->hasDefinition() && record->getDestructor() != nullptr &&
+             record->getDestructor()->isVirtual())
       w.any = "the delete at " + where(s) + " runs a virtual destructor, which may be any override";
     else if (!deleted->getDestroyedType().isNull())
       w.add(destruction(deleted->getDestroyedType(), complete));

@@ -878,6 +878,35 @@ int main() {
   EXPECT_EQ(found[0].arguments[1].reason, reason);
 }
 
+// A library's code (the standard library's, the CUDA runtime's) names none of the file's globals:
+// printing N, growing a vector keep N = 700; it calls the file's code back only where the file
+// hands it over: std::sort calls Cmp, which sets N = 900.
+TEST_F(HostLaunchTest, LibraryCodeWritesAGlobalOnlyThroughWhatTheFileHandsIt) {
+  const auto found = launches(R"(#include <algorithm>
+#include <iostream>
+#include <vector>
+__global__ void k(int *a, int n) { a[0] = n; }
+int N = 500;
+struct Cmp { bool operator()(int x, int y) const { N = 900; return x < y; } };
+int main() {
+  int *a;
+  std::vector<int> v(3);
+  N = 700;
+  std::cout << N << std::endl;
+  v.push_back(N);
+  cudaMalloc(&a, N * sizeof(int));
+  k<<<(N + 63) / 64, 64>>>(a, N);
+  std::sort(v.begin(), v.end(), Cmp());
+  k<<<(N + 63) / 64, 64>>>(a, N);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(dims(found[0].grid), "11,1,1");  // (700 + 63) / 64
+  EXPECT_EQ(found[0].arguments[1].value, "700");
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'N' (" + at(5, 5) + ") may be written by the call of std::sort() at " + at(15, 3));
+}
+
 TEST_F(HostLaunchTest, AStaticMemberThatAMemberFunctionWritesIsNotComputableAfterItsCall) {
   const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
 struct C { static int N; static void bump() { N = 900; } };
