@@ -150,6 +150,12 @@ class Binder : public RecursiveASTVisitor<Binder> {
                                                            bindings_.count(v->getCanonicalDecl()) == 0 &&
                                                            !harmless(s, up, 0))
         bindings_[v->getCanonicalDecl()] = location_of(context_.getSourceManager(), s->getBeginLoc());
+    // A function named other than as a call's callee (its address taken, a reference bound to it).
+    const ValueDecl* named = nullptr;
+    if (const auto* d = dyn_cast<DeclRefExpr>(s)) named = d->getDecl();
+    if (const auto* m = dyn_cast<MemberExpr>(s)) named = m->getMemberDecl();
+    if (const auto* f = dyn_cast_or_null<FunctionDecl>(named); f != nullptr && !callee(s, up))
+      callbacks_.push_back(f);
     if (const auto* lambda = dyn_cast<LambdaExpr>(s)) {
       callbacks_.push_back(lambda->getCallOperator());
       walk(lambda->getBody(), up);
@@ -158,6 +164,15 @@ class Binder : public RecursiveASTVisitor<Binder> {
     if (!paren) up.push_back(s);
     for (const Stmt* child : s->children()) walk(child, up);
     if (!paren) up.pop_back();
+  }
+
+  /// Whether `s` (below `up`) is the callee of a call, below the conversion to a pointer.
+  static bool callee(const Stmt* s, const std::vector<const Stmt*>& up) {
+    for (auto a = up.rbegin(); a != up.rend(); ++a) {
+      if (const auto* call = dyn_cast<CallExpr>(*a)) return call->getCallee()->IgnoreParenImpCasts() == s;
+      if (!isa<ImplicitCastExpr>(*a)) return false;
+    }
+    return false;
   }
 
   ASTContext& context_;
@@ -169,7 +184,6 @@ class Binder : public RecursiveASTVisitor<Binder> {
 
 struct HostEffects::Impl {
   ASTContext& context;
-  const std::map<const FunctionDecl*, std::string>& other_calls;
   std::map<const FunctionDecl*, Writes> done;  // functions' writes, worked out in full
   std::set<const FunctionDecl*> open;          // being worked out (a call back to one: not in full yet)
   std::unique_ptr<Writes> library_done;        // what a library function may write, in full
@@ -179,8 +193,7 @@ struct HostEffects::Impl {
   std::map<const VarDecl*, std::string> bindings;
   std::vector<const FunctionDecl*> callbacks;
 
-  Impl(ASTContext& ast, const std::map<const FunctionDecl*, std::string>& other)
-      : context(ast), other_calls(other) {}
+  explicit Impl(ASTContext& ast) : context(ast) {}
 
   std::string where(const Stmt* s) const { return location_of(context.getSourceManager(), s->getBeginLoc()); }
   void scan() {
@@ -188,7 +201,6 @@ struct HostEffects::Impl {
     scanned = true;
     Binder binder(context, bindings, callbacks);
     binder.TraverseDecl(context.getTranslationUnitDecl());
-    for (const auto& [f, how] : other_calls) callbacks.push_back(f);
   }
 
   /// `given_memory`: the call passes a pointer, a reference or an object (a library function may
@@ -362,8 +374,7 @@ void HostEffects::Impl::body(const Stmt* s, Writes& w, bool& complete) {
   for (const Stmt* child : s->children()) body(child, w, complete);
 }
 
-HostEffects::HostEffects(ASTContext& context, const std::map<const FunctionDecl*, std::string>& other_calls)
-    : impl_(std::make_unique<Impl>(context, other_calls)) {}
+HostEffects::HostEffects(ASTContext& context) : impl_(std::make_unique<Impl>(context)) {}
 HostEffects::~HostEffects() = default;
 
 Writes HostEffects::of_node(const Stmt* s) {

@@ -30,10 +30,7 @@ struct Writes {
 
 class HostEffects {
  public:
-  /// `other_calls`: Finder's (functions named other than as a direct call's callee: a bodiless
-  /// library function given one may call it back).
-  HostEffects(clang::ASTContext& context,
-              const std::map<const clang::FunctionDecl*, std::string>& other_calls);
+  explicit HostEffects(clang::ASTContext& context);
   ~HostEffects();
 
   /// What `s` itself runs may write (a call, a construction, new, delete, the destruction of a

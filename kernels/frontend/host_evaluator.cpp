@@ -719,6 +719,11 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
     why = who;
     return nullptr;
   }
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function_);
+      method != nullptr && method->isVirtual()) {
+    why = who + ", which is virtual (it may be called through its base class)";
+    return nullptr;
+  }
   if (const auto other = f_.other_calls.find(function_->getCanonicalDecl()); other != f_.other_calls.end()) {
     why = who + ", which " + other->second;
     return nullptr;

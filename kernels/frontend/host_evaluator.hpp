@@ -125,7 +125,7 @@ class Finder {
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
   /// What host code may write among the file's variables of static storage (globals).
-  mutable HostEffects effects{context, other_calls};
+  mutable HostEffects effects{context};
 
   std::string where(clang::SourceLocation loc) const { return location_of(context.getSourceManager(), loc); }
   std::string quoted(const clang::Stmt* s) const {

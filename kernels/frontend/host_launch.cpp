@@ -94,7 +94,13 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     if (!function->doesThisDeclarationHaveABody() || function->isDependentContext()) return true;
     if (function->hasAttr<clang::CUDAGlobalAttr>()) return true;
     if (function->hasAttr<clang::CUDADeviceAttr>() && !function->hasAttr<clang::CUDAHostAttr>()) return true;
-    if (in_system_header(function)) return true;
+    if (in_system_header(function)) {
+      // A library template's instantiation calls what its arguments name (std::sort calls Cmp): a
+      // call site the walk does not follow.
+      if (function->getTemplateSpecializationKind() != clang::TSK_Undeclared)
+        library_calls(function->getBody());
+      return true;
+    }
     collect(function, function->getBody());
     return true;
   }
@@ -116,6 +122,14 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   bool in_system_header(const clang::Decl* d) const {
     const auto& sources = finder_.context.getSourceManager();
     return sources.isInSystemHeader(sources.getExpansionLoc(d->getLocation()));
+  }
+  void library_calls(const clang::Stmt* s) {
+    if (s == nullptr) return;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s))
+      if (const clang::FunctionDecl* called = call->getDirectCallee();
+          called != nullptr && !in_system_header(called))
+        other_call(called, "is also called from the library's code at ", call->getBeginLoc());
+    for (const clang::Stmt* child : s->children()) library_calls(child);
   }
   void other_call(const clang::FunctionDecl* callee, const std::string& how, clang::SourceLocation at) {
     finder_.other_calls.emplace(callee->getCanonicalDecl(), how + finder_.where(at));
@@ -539,6 +553,9 @@ std::string never_called(const Finder& f, const clang::FunctionDecl* function, i
                          std::map<const clang::FunctionDecl*, std::string>& known) {
   function = function->getCanonicalDecl();
   if (function->isMain() || depth >= kMaxCallDepth || f.other_calls.count(function) != 0) return "";
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+      method != nullptr && method->isVirtual())
+    return "";  // also called through its base class, at call sites that name another function
   const auto sites = f.callers.find(function);
   if (sites == f.callers.end() || sites->second.empty()) return "";
   if (const auto k = known.find(function); k != known.end()) return k->second;

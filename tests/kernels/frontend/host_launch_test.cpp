@@ -973,6 +973,35 @@ int main() {
                                      ": the condition 'mode == 0' of the if at " + at(7, 3) + " is false)");
 }
 
+// A helper called where the walk cannot list every call (an override, called through its base
+// class; an operator() that std::for_each calls) may be called there: its dead direct call does not
+// make its launch one the program never makes.
+TEST_F(HostLaunchTest, AHelperCalledThroughItsBaseClassOrByALibraryTemplateMayBeCalled) {
+  const auto found = launches(R"(#include <algorithm>
+#include <vector>
+__global__ void k(int *a, int n) { a[0] = n; }
+struct B { virtual void run(int *a) { (void)a; } };
+struct D : B { void run(int *a) override { k<<<2, 32>>>(a, 5); } };
+struct F { int *a; void operator()(int) { k<<<3, 32>>>(a, 6); } };
+int main() {
+  int *a, n = 5;
+  D d;
+  if (n == 4) d.run(a);
+  B *b = &d;
+  b->run(a);
+  std::vector<int> v(3);
+  F f{a};
+  if (n == 4) f(1);
+  std::for_each(v.begin(), v.end(), f);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].never_made, "");
+  EXPECT_EQ(dims(found[0].grid), "2,1,1");
+  EXPECT_EQ(found[1].never_made, "");
+  EXPECT_EQ(dims(found[1].grid), "3,1,1");
+}
+
 // What leaves main() before a launch besides return and exit(): a loop that never ends but by
 // leaving, a throw, a failing assert; a loop with a break, an assert that holds and a throw caught
 // before it do not.
