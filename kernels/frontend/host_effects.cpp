@@ -327,6 +327,11 @@ Writes HostEffects::Impl::node(const Stmt* s, bool& complete) {
   }
   if (const auto* temporary = dyn_cast<CXXBindTemporaryExpr>(s))
     return function(temporary->getTemporary()->getDestructor(), complete);
+  if (isa<AsmStmt>(s)) {
+    Writes w;
+    w.any = "inline assembly may write anything";
+    return w;
+  }
   return {};
 }
 

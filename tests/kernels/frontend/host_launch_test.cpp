@@ -826,6 +826,9 @@ TEST_F(HostLaunchTest, AGlobalThatSomethingBetweenMayWriteIsNotComputable) {
           "D d; B *b = &d; b->f();"),
       n + " may be written by the call of B::f() at " + at(7, 19) +
           " (the virtual function B::f() called at " + at(7, 19) + " may be any override)");
+  EXPECT_EQ(reason("int N = 500;", "asm volatile(\"\" : : : \"memory\");"),
+            n + " may be written by 'asm volatile(\"\" : : : \"memory\")' at " + at(7, 3) +
+                " (inline assembly may write anything)");
   // A destructor at the end of its scope, a lambda.
   EXPECT_EQ(reason("int N = 500; struct G { ~G() { N = 900; } };", "{ G g; }"),
             n + " may be written by the destruction of 'g' at " + at(7, 10));
