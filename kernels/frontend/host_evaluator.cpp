@@ -26,6 +26,7 @@ void Frame::walk(const clang::Stmt* s) {
   const std::string in_loop = "changes inside the loop at " + at;
   std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
   std::vector<std::string> never;   // for each walked child: why the program never gets there
+  bool walked_done = false;         // the walked children are walked into already
   if (const auto* i = dyn_cast<IfStmt>(s)) {
     exec(i->getInit());
     if (i->getConditionVariableDeclStmt() != nullptr) {
@@ -67,9 +68,18 @@ void Frame::walk(const clang::Stmt* s) {
   } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
     exec(sw->getInit());
     if (sw->getConditionVariableDeclStmt() != nullptr) exec(sw->getConditionVariableDeclStmt());
+    const SwitchEntry entry = switch_entry(sw);
+    invalidate(sw->getCond(), "changes in the condition at " + at);
     invalidate(sw->getBody(), "changes inside the switch at " + at);
     state_.frozen = true;
     walked = {sw->getBody()};
+    if (entry.known) {
+      // The body's statements one by one: those the value skips are never reached.
+      const auto* body = cast<CompoundStmt>(sw->getBody());
+      for (std::size_t c = 0; c < body->size(); ++c)
+        if (holds(body->body_begin()[c])) branch(body->body_begin()[c], entry.never[c]);
+      walked_done = true;
+    }
   } else if (const auto* c = dyn_cast<SwitchCase>(s)) {
     walked = {c->getSubStmt()};
   } else if (const auto* label = dyn_cast<LabelStmt>(s)) {
@@ -79,7 +89,7 @@ void Frame::walk(const clang::Stmt* s) {
   } else if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
     walked = {t->getTryBlock()};
   }
-  for (std::size_t c = 0; c < walked.size(); ++c)
+  for (std::size_t c = 0; c < walked.size() && !walked_done; ++c)
     if (holds(walked[c])) branch(walked[c], c < never.size() ? never[c] : "");
   // The rest (a condition, an initialiser, a handler, a statement not followed): at the values here.
   const bool followed = !walked.empty() && !isa<CXXTryStmt>(s);
@@ -122,8 +132,9 @@ std::string Frame::condition_text(const clang::Expr* condition, const char* kind
 bool Frame::always_leaves(const clang::Stmt* s) {
   using namespace clang;
   if (s == nullptr) return false;
-  if (isa<ReturnStmt>(s)) return true;
+  if (isa<ReturnStmt>(s) || isa<clang::CXXThrowExpr>(s)) return true;
   if (const auto* e = dyn_cast<Expr>(s)) {
+    if (isa<CXXThrowExpr>(e->IgnoreImplicit())) return true;
     const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
     return call != nullptr && call->getDirectCallee() != nullptr && call->getDirectCallee()->isNoReturn();
   }
@@ -134,6 +145,126 @@ bool Frame::always_leaves(const clang::Stmt* s) {
     }
   }
   return false;
+}
+
+const clang::Stmt* Frame::endless(const clang::Stmt* s) const {
+  using namespace clang;
+  const Expr* condition = nullptr;
+  const Stmt* body = nullptr;
+  if (const auto* l = dyn_cast<ForStmt>(s)) {
+    if (l->getConditionVariableDeclStmt() != nullptr) return nullptr;
+    condition = l->getCond();
+    body = l->getBody();
+  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    if (w->getConditionVariableDeclStmt() != nullptr) return nullptr;
+    condition = w->getCond();
+    body = w->getBody();
+  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
+    condition = d->getCond();
+    body = d->getBody();
+  } else {
+    return nullptr;
+  }
+  bool always = true;  // for (;;)
+  if (condition != nullptr &&
+      (condition->isValueDependent() || !condition->EvaluateAsBooleanCondition(always, ctx_) || !always))
+    return nullptr;
+  return breaks_out(body) ? nullptr : s;
+}
+
+bool Frame::breaks_out(const clang::Stmt* s) {
+  using namespace clang;
+  if (s == nullptr) return false;
+  if (isa<BreakStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)) return true;
+  // A break inside an inner loop or switch leaves that one (a goto there still counts).
+  const bool inner =
+      isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) || isa<SwitchStmt>(s);
+  for (const Stmt* child : s->children())
+    if (inner ? find_goto(child) != nullptr : breaks_out(child)) return true;
+  return false;
+}
+
+const clang::Stmt* Frame::stops(const clang::Stmt* s, bool& leaves_function) {
+  using namespace clang;
+  while (s != nullptr) {
+    if (const auto* c = dyn_cast<SwitchCase>(s))
+      s = c->getSubStmt();
+    else if (const auto* l = dyn_cast<LabelStmt>(s))
+      s = l->getSubStmt();
+    else if (const auto* a = dyn_cast<AttributedStmt>(s))
+      s = a->getSubStmt();
+    else
+      break;
+  }
+  if (s == nullptr) return nullptr;
+  leaves_function = false;
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return s;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* child : c->body())
+      if (const Stmt* stop = stops(child, leaves_function)) return stop;
+    return nullptr;
+  }
+  leaves_function = always_leaves(s);
+  return leaves_function ? s : nullptr;
+}
+
+Frame::SwitchEntry Frame::switch_entry(const clang::SwitchStmt* sw) {
+  using namespace clang;
+  SwitchEntry entry;
+  const auto* body = dyn_cast<CompoundStmt>(sw->getBody());
+  if (body == nullptr || !state_.blocked.empty()) return entry;
+  const Val value = eval(sw->getCond());
+  if (!value.known) return entry;
+  const SwitchCase* selected = nullptr;
+  const SwitchCase* fallback = nullptr;  // default:
+  for (const SwitchCase* c = sw->getSwitchCaseList(); c != nullptr; c = c->getNextSwitchCase()) {
+    const auto* one = dyn_cast<CaseStmt>(c);
+    if (one == nullptr) {
+      fallback = c;
+      continue;
+    }
+    bool known = true;
+    const auto label = [&](const Expr* e) {
+      Expr::EvalResult r;
+      if (e->isValueDependent() || !e->EvaluateAsInt(r, ctx_) || !r.Val.isInt()) known = false;
+      APSInt v = known ? r.Val.getInt().extOrTrunc(value.v.getBitWidth()) : value.v;
+      v.setIsUnsigned(value.v.isUnsigned());
+      return v;
+    };
+    const APSInt low = label(one->getLHS());
+    const APSInt high = one->getRHS() != nullptr ? label(one->getRHS()) : low;  // case 1 ... 5:
+    if (!known) return entry;
+    if (low <= value.v && value.v <= high) selected = c;
+  }
+  if (selected == nullptr) selected = fallback;
+  // The body's statement the label heads (case 4: case 5: x heads x); none when the label is
+  // inside another statement (the walk then says nothing of what the value skips).
+  std::size_t index = body->size();
+  for (std::size_t c = 0; c < body->size() && selected != nullptr && index == body->size(); ++c)
+    for (const Stmt* head = body->body_begin()[c]; const auto* label = dyn_cast_or_null<SwitchCase>(head);
+         head = label->getSubStmt())
+      if (label == selected) index = c;
+  if (selected != nullptr && index == body->size()) return entry;
+  const std::string value_text =
+      condition_text(sw->getCond(), "switch", f_.where(sw->getBeginLoc()), decimal(value.v).c_str());
+  const std::string enters = selected == nullptr
+                                 ? value_text + ", which no case matches"
+                                 : value_text + ", which enters it at " + f_.where(selected->getBeginLoc());
+  entry.known = true;
+  entry.never.assign(body->size(), "");
+  std::string stopped;  // where control leaves the body before the statements from here on
+  for (std::size_t c = 0; c < body->size(); ++c) {
+    if (c < index) entry.never[c] = enters + (selected == nullptr ? "" : ", after this");
+    if (c < index) continue;
+    if (!stopped.empty()) entry.never[c] = enters + ", and " + stopped + " before this";
+    bool function = false;
+    const Stmt* stop = stopped.empty() ? stops(body->body_begin()[c], function) : nullptr;
+    if (stop == nullptr) continue;
+    const std::string stop_at = f_.where(stop->getBeginLoc());
+    stopped = function ? "the function leaves at " + stop_at : "it leaves the switch at " + stop_at;
+    if (function) entry.leaves = stop_at + " (" + enters + ")";
+  }
+  return entry;
 }
 
 bool Frame::jumps(const clang::Stmt* s) {
@@ -151,7 +282,30 @@ std::string Frame::leaves_at(const clang::Stmt* s) {
   using namespace clang;
   const std::string at = f_.where(s->getBeginLoc());
   const std::string leaves = "the function " + f_.name(function_) + " leaves before it, at ";
+  if (const auto* e = dyn_cast<Expr>(s); e != nullptr && isa<CXXThrowExpr>(e->IgnoreImplicit()))
+    return "an exception is thrown before it, at " + at;
   if (always_leaves(s)) return leaves + at;
+  if (endless(s) != nullptr)
+    return "the function " + f_.name(function_) + " never gets past the loop at " + at +
+           " (its condition is always true and nothing breaks out of it)";
+  if (const auto* sw = dyn_cast<SwitchStmt>(s);
+      sw != nullptr && sw->getInit() == nullptr && sw->getConditionVariableDeclStmt() == nullptr) {
+    const SwitchEntry entry = switch_entry(sw);
+    return entry.leaves.empty() ? "" : leaves + entry.leaves;
+  }
+  if (const auto* e = dyn_cast<Expr>(s)) {
+    // c ? void(0) : abort(), as assert(c) expands: the arm the condition takes leaves.
+    const auto* c = dyn_cast<ConditionalOperator>(e->IgnoreParenImpCasts());
+    const std::string taken = c != nullptr ? truth(c->getCond()) : "";
+    const Expr* arm = taken == "true" ? c->getTrueExpr() : taken == "false" ? c->getFalseExpr() : nullptr;
+    if (arm == nullptr || !always_leaves(arm->IgnoreParenImpCasts())) return "";
+    const SourceManager& sources = ctx_.getSourceManager();
+    if (c->getBeginLoc().isMacroID() &&
+        Lexer::getImmediateMacroName(c->getBeginLoc(), sources, ctx_.getLangOpts()) == "assert")
+      return leaves + at + " (the assertion '" + f_.quoted(c) + "' fails)";
+    return leaves + f_.where(arm->getBeginLoc()) + " (" +
+           condition_text(c->getCond(), "?:", f_.where(c->getBeginLoc()), taken.c_str()) + ")";
+  }
   const auto* i = dyn_cast<IfStmt>(s);
   if (i == nullptr || i->getInit() != nullptr || i->getConditionVariableDeclStmt() != nullptr) return "";
   const std::string taken = truth(i->getCond());
@@ -183,6 +337,8 @@ void Frame::exec(const clang::Stmt* s) {
   if (s == nullptr) return;
   if (const auto* c = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* child : c->body()) exec(child);
+    for (const Stmt* child : c->body())
+      if (const auto* d = dyn_cast<DeclStmt>(child)) destroy(d, c->getRBracLoc());
     return;
   }
   if (const auto* d = dyn_cast<DeclStmt>(s)) {
@@ -239,7 +395,7 @@ void Frame::assign(const clang::Expr* e) {
   const std::string at = f_.where(e->getBeginLoc());
   if (const auto* b = dyn_cast<BinaryOperator>(e); b != nullptr && b->isAssignmentOp()) {
     const auto [v, component] = target_of(b->getLHS());
-    if (v != nullptr) {
+    if (v != nullptr && !v->getType()->isReferenceType()) {
       Val value = eval(b->getRHS());
       invalidate(b->getRHS(), "changes inside the expression at " + at);
       if (const auto* compound = dyn_cast<CompoundAssignOperator>(b)) {
@@ -261,7 +417,7 @@ void Frame::assign(const clang::Expr* e) {
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->isIncrementDecrementOp()) {
     const auto [v, component] = target_of(u->getSubExpr());
-    if (v != nullptr && state_.escaped.count(v) == 0) {
+    if (v != nullptr && !v->getType()->isReferenceType() && state_.escaped.count(v) == 0) {
       Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
       Val result = old;
       if (old.known) {
@@ -394,11 +550,14 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
   if (s == nullptr) return;
   const std::string at = f_.where(s->getBeginLoc());
   escape_held(s, at);
+  clobber(f_.effects.of_node(s), doing(s));
   if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
     for (const auto& [v, component] : targets_of(b->getLHS())) set_unknown(v, component, how);
+    clobber(HostEffects::of_target(b->getLHS()), doing(s));
   } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
     if (u->isIncrementDecrementOp()) {
       for (const auto& [v, component] : targets_of(u->getSubExpr())) set_unknown(v, component, how);
+      clobber(HostEffects::of_target(u->getSubExpr()), doing(s));
     } else if (u->getOpcode() == UO_AddrOf) {
       for (const auto& target : targets_of(u->getSubExpr()))
         escape(target.first, "has its address taken at " + at + " (it may be set through a pointer)");
@@ -414,6 +573,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
         op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0) {
       for (const auto& [v, component] : targets_of(op->getArg(0))) set_unknown(v, component, how);
+      clobber(HostEffects::of_target(op->getArg(0)), doing(s));
     }
     if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
       if (const auto* object = member->getImplicitObjectArgument())
@@ -424,6 +584,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
         escape(dyn_cast<VarDecl>(capture.getCapturedVar()),
                "is captured by reference by the lambda at " + at);
   } else if (const auto* d = dyn_cast<DeclStmt>(s)) {
+    destroy(d, d->getEndLoc());
     for (const Decl* decl : d->decls())
       if (const auto* v = dyn_cast<VarDecl>(decl); v != nullptr && v->getType()->isReferenceType() &&
                                                    v->getInit() != nullptr &&
@@ -431,7 +592,63 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
         for (const auto& target : targets_of(v->getInit()))
           escape(target.first, "is bound to the reference '" + v->getNameAsString() + "' at " + at);
   }
+  if (const auto* argument = dyn_cast<CXXDefaultArgExpr>(s)) invalidate(argument->getExpr(), how);
+  if (const auto* init = dyn_cast<CXXDefaultInitExpr>(s)) invalidate(init->getExpr(), how);
   for (const Stmt* child : s->children()) invalidate(child, how);
+}
+
+void Frame::run_calls(const clang::Stmt* s) {
+  if (s == nullptr) return;
+  clobber(f_.effects.of_node(s), doing(s));
+  for (const clang::Stmt* child : s->children()) run_calls(child);
+}
+
+void Frame::clobber(const Writes& writes, const std::string& what) {
+  if (writes.empty()) return;
+  const auto why = [&](const clang::VarDecl* v) -> std::string {
+    if (!v->hasGlobalStorage()) return "";
+    if (!writes.any.empty()) return "may be written by " + what + " (" + writes.any + ")";
+    if (writes.by_name.count(v->getCanonicalDecl()) != 0) return "may be written by " + what;
+    const std::string bound = writes.indirect ? f_.effects.bound(v) : "";
+    return bound.empty() ? ""
+                         : "has a pointer or reference bound to it at " + bound +
+                               ", and may be written through one by " + what;
+  };
+  std::vector<std::pair<const clang::VarDecl*, std::string>> hit;
+  for (const auto& [v, value] : state_.ints)
+    if (value.known)
+      if (std::string w = why(v); !w.empty()) hit.emplace_back(v, std::move(w));
+  for (const auto& [v, dim] : state_.dims)
+    if (dim.c[0].known || dim.c[1].known || dim.c[2].known)
+      if (std::string w = why(v); !w.empty()) hit.emplace_back(v, std::move(w));
+  for (const auto& [v, w] : hit) set_unknown(v, -1, w);
+}
+
+std::string Frame::doing(const clang::Stmt* s) const {
+  using namespace clang;
+  const std::string at = " at " + f_.where(s->getBeginLoc());
+  if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    if (method != nullptr && method->getParent()->isLambda())
+      return "the call of the lambda (" + f_.where(method->getParent()->getLocation()) + ")" + at;
+    return call->getDirectCallee() != nullptr ? "the call of " + f_.name(call->getDirectCallee()) + at
+                                              : "the call" + at;
+  }
+  if (const auto* construct = dyn_cast<CXXConstructExpr>(s))
+    return "the construction of a " + construct->getType().getUnqualifiedType().getAsString() + at;
+  if (isa<CXXNewExpr>(s)) return "the new" + at;
+  if (isa<CXXDeleteExpr>(s)) return "the delete" + at;
+  if (const auto* temporary = dyn_cast<CXXBindTemporaryExpr>(s))
+    return "the destruction of a temporary " + temporary->getType().getUnqualifiedType().getAsString() + at;
+  if (isa<CXXDefaultArgExpr>(s) || isa<CXXDefaultInitExpr>(s)) return "the default value" + at;
+  return "'" + f_.quoted(s) + "'" + at;
+}
+
+void Frame::destroy(const clang::DeclStmt* d, clang::SourceLocation end) {
+  for (const clang::Decl* decl : d->decls())
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl); v != nullptr && v->hasLocalStorage())
+      clobber(f_.effects.of_destruction(v->getType()),
+              "the destruction of '" + v->getNameAsString() + "' at " + f_.where(end));
 }
 
 bool Frame::binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument) {
@@ -500,6 +717,11 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
   const std::string who = named(p) + " is a parameter of " + f_.name(function_);
   if (function_->isMain()) {
     why = who;
+    return nullptr;
+  }
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function_);
+      method != nullptr && method->isVirtual()) {
+    why = who + ", which is virtual (it may be called through its base class)";
     return nullptr;
   }
   if (const auto other = f_.other_calls.find(function_->getCanonicalDecl()); other != f_.other_calls.end()) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "kernels/frontend/clang_parse.hpp"
+#include "kernels/frontend/host_effects.hpp"
 #include "kernels/frontend/host_launch.hpp"
 
 namespace warpdiv::frontend::detail::host_eval {
@@ -123,6 +124,8 @@ class Finder {
   std::map<const clang::FunctionDecl*, std::string> other_calls;  // by canonical declaration
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
+  /// What host code may write among the file's variables of static storage (globals).
+  mutable HostEffects effects{context};
 
   std::string where(clang::SourceLocation loc) const { return location_of(context.getSourceManager(), loc); }
   std::string quoted(const clang::Stmt* s) const {
@@ -180,6 +183,9 @@ class Frame {
     if (holds(function_->getBody())) walk(function_->getBody());
   }
 
+  /// What the calls in `s` may write (a launch's configuration, run before its arguments) is not
+  /// computable from here on.
+  void run_calls(const clang::Stmt* s);
   Val eval(const clang::Expr* e);
   Dim eval_dim(const clang::Expr* e);
   /// Why the program never gets where the walk is (a condition known false on the way, a return
@@ -236,6 +242,21 @@ class Frame {
   std::string condition_text(const clang::Expr* condition, const char* kind, const std::string& at,
                              const char* value) const;
   static bool always_leaves(const clang::Stmt* s);
+  /// `s` when it is a loop that never ends but by leaving the function (for (;;), while (true),
+  /// no break out of it), else null.
+  const clang::Stmt* endless(const clang::Stmt* s) const;
+  /// Whether `s` holds a break out of the loop whose body it is (or a goto).
+  static bool breaks_out(const clang::Stmt* s);
+  /// Where running `s`, a statement of a switch's body, always stops going on to the next one (a
+  /// break, a continue; `leaves_function`: a return, exit()), null where it may go on.
+  static const clang::Stmt* stops(const clang::Stmt* s, bool& leaves_function);
+  /// Where a switch whose condition has a value here enters its body (a compound statement).
+  struct SwitchEntry {
+    bool known = false;              // the value and the label it selects (at the body's level) are known
+    std::vector<std::string> never;  // for each statement of the body: why control never gets there
+    std::string leaves;              // where the function always leaves inside it, and why ("" if not)
+  };
+  SwitchEntry switch_entry(const clang::SwitchStmt* sw);
   static bool jumps(const clang::Stmt* s);
   /// Why the function always leaves at `s` (a return, exit(), an if whose taken branch does), or "".
   std::string leaves_at(const clang::Stmt* s);
@@ -244,6 +265,13 @@ class Frame {
   void declare(const clang::VarDecl* v);
   void assign(const clang::Expr* e);
   void invalidate(const clang::Stmt* s, const std::string& how);
+  /// The variables of static storage holding a value here that `writes` may change (`what` changes
+  /// them: "the call of f() at F:L:C"): not computable from here on.
+  void clobber(const Writes& writes, const std::string& what);
+  /// What `s` (a call, a construction, an assignment ...) is, for clobber.
+  std::string doing(const clang::Stmt* s) const;
+  /// The locals `d` declares are destroyed at `end`: what their destructors may write is clobbered.
+  void destroy(const clang::DeclStmt* d, clang::SourceLocation end);
 
   std::string named(const clang::VarDecl* v, int component = -1) const {
     std::string name = v->getNameAsString();

@@ -17,7 +17,12 @@
 // evaluator does not compute, whose address is taken, that is bound to a writable reference
 // (declared, a T& parameter of a function or constructor, a reference member, const_cast of an
 // expression naming it), or that changes inside a loop holding the launch (its variable, say) is not
-// computable from then on, with the reason. A parameter of a helper function is computed at its
+// computable from then on, with the reason. A variable of static storage (a global, a static member)
+// the function assigns holds that value until something may write it (a call, a write through a
+// pointer or reference: host_effects.cpp says what may), and is not computable from then on. A
+// launch where the program never gets (a condition or a switch's value that skips it, a return,
+// exit, throw or failing assert before it, a helper whose every call is such a launch) is never
+// made, with the reason. A parameter of a helper function is computed at its
 // one call site in the file (main's are not computable; a helper called from several places, one
 // whose address is taken or that a global's initialiser calls neither); a function template's
 // instantiations are host functions of their own. Float and double kernel arguments are taken when Clang
@@ -89,7 +94,13 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     if (!function->doesThisDeclarationHaveABody() || function->isDependentContext()) return true;
     if (function->hasAttr<clang::CUDAGlobalAttr>()) return true;
     if (function->hasAttr<clang::CUDADeviceAttr>() && !function->hasAttr<clang::CUDAHostAttr>()) return true;
-    if (in_system_header(function)) return true;
+    if (in_system_header(function)) {
+      // A library template's instantiation calls what its arguments name (std::sort calls Cmp): a
+      // call site the walk does not follow.
+      if (function->getTemplateSpecializationKind() != clang::TSK_Undeclared)
+        library_calls(function->getBody());
+      return true;
+    }
     collect(function, function->getBody());
     return true;
   }
@@ -111,6 +122,14 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   bool in_system_header(const clang::Decl* d) const {
     const auto& sources = finder_.context.getSourceManager();
     return sources.isInSystemHeader(sources.getExpansionLoc(d->getLocation()));
+  }
+  void library_calls(const clang::Stmt* s) {
+    if (s == nullptr) return;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s))
+      if (const clang::FunctionDecl* called = call->getDirectCallee();
+          called != nullptr && !in_system_header(called))
+        other_call(called, "is also called from the library's code at ", call->getBeginLoc());
+    for (const clang::Stmt* child : s->children()) library_calls(child);
   }
   void other_call(const clang::FunctionDecl* callee, const std::string& how, clang::SourceLocation at) {
     finder_.other_calls.emplace(callee->getCanonicalDecl(), how + finder_.where(at));
@@ -491,6 +510,8 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
                  const clang::CUDAKernelCallExpr* call, HostLaunch& launch) {
   launch.never_made = frame.unreached();
   const clang::CallExpr* config = call->getConfig();
+  // The configuration's values run first, in no order among themselves; then the arguments.
+  for (unsigned i = 0; config != nullptr && i < config->getNumArgs(); ++i) frame.run_calls(config->getArg(i));
   if (config != nullptr && config->getNumArgs() >= 2) {
     const Dim grid = frame.eval_dim(config->getArg(0));
     const Dim block = frame.eval_dim(config->getArg(1));
@@ -523,6 +544,33 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
     }
     launch.arguments.push_back(value);
   }
+}
+
+/// Why the program never calls `function`: each of its call sites in the file is where the program
+/// never gets (or in a function it never calls); "" where it may be called, or that is not known
+/// (main(), no call site in the file, one that cannot be listed). `known`: the answers so far.
+std::string never_called(const Finder& f, const clang::FunctionDecl* function, int depth,
+                         std::map<const clang::FunctionDecl*, std::string>& known) {
+  function = function->getCanonicalDecl();
+  if (function->isMain() || depth >= kMaxCallDepth || f.other_calls.count(function) != 0) return "";
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+      method != nullptr && method->isVirtual())
+    return "";  // also called through its base class, at call sites that name another function
+  const auto sites = f.callers.find(function);
+  if (sites == f.callers.end() || sites->second.empty()) return "";
+  if (const auto k = known.find(function); k != known.end()) return k->second;
+  known[function] = "";  // a call from itself, met while this is worked out, is not known to be dead
+  std::string why;
+  for (const CallSite& site : sites->second) {
+    std::string never;
+    Frame caller(f, site.caller, depth + 1);
+    caller.follow({site.call}, [&](Frame& there, const clang::Stmt*) { never = there.unreached(); });
+    if (never.empty()) never = never_called(f, site.caller, depth + 1, known);
+    if (never.empty()) return "";
+    why += (why.empty() ? "" : "; ") + std::string("its call at ") + f.where(site.call->getBeginLoc()) +
+           ": " + never;
+  }
+  return known[function] = "the program never calls " + f.name(function) + " (" + why + ")";
 }
 
 /// The pins as text, so that launches followed with the same pins share one walk.
@@ -577,6 +625,10 @@ std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, cl
       take_values(there, finder, kernel, collector.launches[i].first, launches[i]);
     });
   }
+  std::map<const clang::FunctionDecl*, std::string> uncalled;
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    if (launches[i].never_made.empty())
+      launches[i].never_made = never_called(finder, collector.launches[i].second, 0, uncalled);
   return launches;
 }
 

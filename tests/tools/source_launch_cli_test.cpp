@@ -532,6 +532,20 @@ TEST(SourceLaunchCli, ALaunchTheProgramNeverMakesIsRefusedNamingWhy) {
                       "at " +
                       at + "4:3 is true)"),
             std::string::npos);
+  // A switch case the value does not select, a helper whose one call is never made.
+  EXPECT_NE(refusal("int main() { int *d; int n = 5;\n  switch (n) { case 5: break; default: k<<<1, 32>>>(d, "
+                    "n); }\n}\n")
+                .find("4:40: the program never makes this launch of k: the condition 'n' of the switch at " +
+                      at + "4:3 is 5, which enters it at " + at + "4:16, and it leaves the switch at " + at +
+                      "4:24 before this"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal("void run(int *d, int n) { k<<<1, 32>>>(d, n); }\nint main() { int *d; int m = 5;\n"
+              "  if (m == 4) run(d, m);\n}\n")
+          .find(
+              "3:27: the program never makes this launch of k: the program never calls run() (its call at " +
+              at + "5:15: the condition 'm == 4' of the if at " + at + "5:3 is false)"),
+      std::string::npos);
   // Where the condition is not known (argc), the launch is taken as before.
   write_file(dir.file("q.cu"),
              kernel + "int main(int argc, char **) { int *d; if (argc > 1) k<<<1, 32>>>(d, 5); }\n");
@@ -548,6 +562,38 @@ TEST(SourceLaunchCli, ALaunchTheProgramNeverMakesIsRefusedNamingWhy) {
       << two.err;
   const std::string row = csv_row(read_file(dir.file("two.csv")), 2, "if");
   EXPECT_NE(row.find(",if,,1,1,32,5,"), std::string::npos) << row;
+  // The same with the two launches in a switch's cases: case 5 is the one made.
+  write_file(dir.file("cases.cu"),
+             kernel +
+                 "int main() { int *d; int n = 5;\n  switch (n) {\n"
+                 "    case 4: k<<<1, 32>>>(d, 32); break;\n    case 5: k<<<1, 32>>>(d, n);\n  }\n}\n");
+  const CliResult cases = run_warpdiv({"analyze", dir.file("cases.cu")});
+  EXPECT_EQ(cases.status, 0) << cases.err;
+  EXPECT_NE(cases.err.find("launch 2 of 2 (the only one the program makes) from main() at " +
+                           dir.file("cases.cu") + ":6:13: grid (1, 1, 1), block (32, 1, 1); n = 5"),
+            std::string::npos)
+      << cases.err;
+}
+
+// A global main() sets before the launch, that a call between may write, is not taken at the value
+// set (the program launches with n = 900): refused naming the call, exit 2, the output left as it was.
+TEST(SourceLaunchCli, AGlobalACallMayWriteBeforeTheLaunchIsRefusedNamingTheCall) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("g.cu");
+  write_file(file,
+             "__global__ void k(float *o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) "
+             "o[i] = 1; }\n"
+             "int N = 500; void bump() { N = 900; }\n"
+             "int main() {\n  float *o;\n  N = 700; bump(); k<<<(N + 63) / 64, 64>>>(o, N);\n}\n");
+  write_file(dir.file("out.csv"), "OLD");
+  const CliResult r = run_warpdiv({"analyze", file, "--csv", dir.file("out.csv")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "warpdiv: error: " + file +
+                       ":5:48: the argument n is not computable from the source: 'N' (" + file +
+                       ":2:5) may be written by the call of bump() at " + file +
+                       ":5:12; give --arg n=VALUE [warpdiv-host-value-unknown]\n");
+  EXPECT_EQ(read_file(dir.file("out.csv")), "OLD");
 }
 
 }  // namespace

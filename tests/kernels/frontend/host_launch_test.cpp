@@ -787,4 +787,246 @@ int main() {
                                               why);
 }
 
+// main() sets the global N = 700 before the launch; what runs between may set it to 900 (grid
+// (900 + 63) / 64 = 15), so N is not computable there (never 700, grid 11), naming what may write it.
+TEST_F(HostLaunchTest, AGlobalThatSomethingBetweenMayWriteIsNotComputable) {
+  // Line 2 declares ext(), line 3 the globals, line 6 sets N, line 7 runs `between`, line 8 launches.
+  const auto launch = [&](const std::string& globals, const std::string& between) {
+    const auto found = launches("__global__ void k(int *a, int n) { a[0] = n; }\nvoid ext();\n" + globals +
+                                "\nint main(int argc, char **argv) {\n  int *a;\n  N = 700;\n  " + between +
+                                "\n  k<<<(N + 63) / 64, 64>>>(a, N);\n}\n");
+    EXPECT_EQ(found.size(), 1u) << globals << " / " << between;
+    return found.empty() ? HostLaunch{} : found[0];
+  };
+  const auto reason = [&](const std::string& globals, const std::string& between) {
+    const HostLaunch l = launch(globals, between);
+    EXPECT_FALSE(l.grid[0].known) << between;
+    return l.arguments.size() == 2 ? l.arguments[1].reason : "";
+  };
+  const std::string n = "'N' (" + at(3, 5) + ")";
+  EXPECT_EQ(reason("int N = 500; void bump() { N = 900; }", "bump();"),
+            n + " may be written by the call of bump() at " + at(7, 3));
+  // Through the functions it calls, and a write under a condition the callee cannot know.
+  EXPECT_EQ(reason("int N = 500; void set() { N = 900; } void bump() { set(); }", "bump();"),
+            n + " may be written by the call of bump() at " + at(7, 3));
+  EXPECT_EQ(reason("int N = 500; void init(int c) { if (c > 1) N = 900; }", "init(argc);"),
+            n + " may be written by the call of init() at " + at(7, 3));
+  // Defined elsewhere (directly or below bump()), called through a pointer, a virtual function.
+  EXPECT_EQ(reason("int N = 500;", "ext();"), n + " may be written by the call of ext() at " + at(7, 3) +
+                                                  " (ext() is not defined in the file)");
+  EXPECT_EQ(
+      reason("int N = 500; void bump() { ext(); }", "bump();"),
+      n + " may be written by the call of bump() at " + at(7, 3) + " (ext() is not defined in the file)");
+  EXPECT_EQ(reason("int N = 500; void bump() { N = 900; } void (*fp)() = bump;", "fp();"),
+            n + " may be written by the call at " + at(7, 3) + " (the function called through a pointer at " +
+                at(7, 3) + " may be any)");
+  EXPECT_EQ(
+      reason(
+          "int N = 500; struct B { virtual void f() {} }; struct D : B { void f() override { N = 900; } };",
+          "D d; B *b = &d; b->f();"),
+      n + " may be written by the call of B::f() at " + at(7, 19) +
+          " (the virtual function B::f() called at " + at(7, 19) + " may be any override)");
+  EXPECT_EQ(reason("int N = 500;", "asm volatile(\"\" : : : \"memory\");"),
+            n + " may be written by 'asm volatile(\"\" : : : \"memory\")' at " + at(7, 3) +
+                " (inline assembly may write anything)");
+  // A destructor at the end of its scope, a lambda.
+  EXPECT_EQ(reason("int N = 500; struct G { ~G() { N = 900; } };", "{ G g; }"),
+            n + " may be written by the destruction of 'g' at " + at(7, 10));
+  EXPECT_EQ(reason("int N = 500; auto f = [] { N = 900; };", "f();"),
+            n + " may be written by the call of the lambda (" + at(3, 23) + ") at " + at(7, 3));
+  // A namespace's variable.
+  EXPECT_EQ(reason("namespace cfg { int N = 500; void bump() { N = 900; } } using namespace cfg;", "bump();"),
+            "'N' (" + at(3, 21) + ") may be written by the call of cfg::bump() at " + at(7, 3));
+  // A pointer or writable reference bound to N (at namespace scope here, N at column `column`): a
+  // write through one, or any call, may write it.
+  const auto through = [&](int column, const std::string& by) {
+    return n + " has a pointer or reference bound to it at " + at(3, column) +
+           ", and may be written through one by " + by + " at " + at(7, 3);
+  };
+  EXPECT_EQ(reason("int N = 500; int *P = &N;", "*P = 900;"), through(24, "'*P = 900'"));
+  EXPECT_EQ(reason("int N = 500; int &R = N;", "R = 900;"), through(23, "'R = 900'"));
+  EXPECT_EQ(reason("int N = 500; int *P = &N; void bump() { *P = 900; }", "bump();"),
+            through(24, "the call of bump()"));
+  EXPECT_EQ(reason("int N = 500; int *P = &N;", "printf(\"x\");"), through(24, "the call of printf()"));
+
+  // Right as before: nothing between may write N (a library call, a function writing it called
+  // before the assignment, a constructor that runs before main(), a pointer bound and no write, a
+  // function writing a local of the same name): (700 + 63) / 64 = 11.
+  for (const auto& [globals, between] : std::vector<std::pair<std::string, std::string>>{
+           {"int N = 500; void bump() { N = 900; }", "printf(\"%d\", N);"},
+           {"int N = 500; struct I { I() { N = 900; } } init;", ""},
+           {"int N = 500; int *P = &N;", "int m = N + 1; (void)m;"},
+           {"int N = 500; void other() { int N = 3; N = 900; }", "other();"}}) {
+    const HostLaunch l = launch(globals, between);
+    EXPECT_EQ(dims(l.grid), "11,1,1") << globals << " / " << between;
+    EXPECT_EQ(l.arguments.size() == 2 ? l.arguments[1].value : "", "700") << globals << " / " << between;
+  }
+}
+
+// The launch's configuration runs before its arguments (and its values in no order): a call in it
+// that may write N makes N not computable for the sizes and the arguments.
+TEST_F(HostLaunchTest, ACallInTheLaunchsConfigurationMayWriteWhatTheLaunchReads) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int N = 500;
+int threads() { N = 900; return 64; }
+int main() {
+  int *a;
+  N = 700;
+  k<<<(N + 63) / 64, threads()>>>(a, N);
+}
+)");
+  ASSERT_EQ(found.size(), 1u);
+  const std::string reason = "'N' (" + at(2, 5) + ") may be written by the call of threads() at " + at(7, 22);
+  EXPECT_EQ(found[0].grid[0].reason, reason);
+  EXPECT_EQ(found[0].arguments[1].reason, reason);
+}
+
+// A library's code (the standard library's, the CUDA runtime's) names none of the file's globals:
+// printing N, growing a vector keep N = 700; it calls the file's code back only where the file
+// hands it over: std::sort calls Cmp, which sets N = 900.
+TEST_F(HostLaunchTest, LibraryCodeWritesAGlobalOnlyThroughWhatTheFileHandsIt) {
+  const auto found = launches(R"(#include <algorithm>
+#include <iostream>
+#include <vector>
+__global__ void k(int *a, int n) { a[0] = n; }
+int N = 500;
+struct Cmp { bool operator()(int x, int y) const { N = 900; return x < y; } };
+int main() {
+  int *a;
+  std::vector<int> v(3);
+  N = 700;
+  std::cout << N << std::endl;
+  v.push_back(N);
+  cudaMalloc(&a, N * sizeof(int));
+  k<<<(N + 63) / 64, 64>>>(a, N);
+  std::sort(v.begin(), v.end(), Cmp());
+  k<<<(N + 63) / 64, 64>>>(a, N);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(dims(found[0].grid), "11,1,1");  // (700 + 63) / 64
+  EXPECT_EQ(found[0].arguments[1].value, "700");
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'N' (" + at(5, 5) + ") may be written by the call of std::sort() at " + at(15, 3));
+}
+
+TEST_F(HostLaunchTest, AStaticMemberThatAMemberFunctionWritesIsNotComputableAfterItsCall) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+struct C { static int N; static void bump() { N = 900; } };
+int C::N = 500;
+int main() {
+  int *a;
+  C::N = 700;
+  k<<<(C::N + 63) / 64, 64>>>(a, C::N);
+  C::bump();
+  k<<<(C::N + 63) / 64, 64>>>(a, C::N);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(dims(found[0].grid), "11,1,1");  // (700 + 63) / 64, nothing between
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'N' (" + at(3, 8) + ") may be written by the call of C::bump() at " + at(8, 3));
+}
+
+// A switch whose condition has a value enters its body at the label that value selects: what comes
+// before that label, after a break or return on the way, or in a switch no case matches, is never
+// reached; a helper whose every call is such a place is never called.
+TEST_F(HostLaunchTest, ASwitchOrACallSiteThatIsNeverReachedMakesNoLaunch) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+void run(int *a, int n) { k<<<n, 32>>>(a, n); }
+int main() {
+  int *a;
+  int n = 5;
+  switch (n) { case 4: k<<<1, 32>>>(a, 1); break; case 5: k<<<2, 32>>>(a, 2); }
+  switch (n) { case 5: break; default: k<<<3, 32>>>(a, 3); }
+  switch (n + 1) { case 1: run(a, 4); }
+  if (n == 4) run(a, 5);
+  switch (n) { case 5: return 0; }
+  k<<<4, 32>>>(a, 4);
+}
+)");
+  ASSERT_EQ(found.size(), 5u);
+  const std::string is5 = "the condition 'n' of the switch at ";
+  EXPECT_EQ(found[0].location, at(2, 27));
+  EXPECT_EQ(found[0].never_made, "the program never calls run() (its call at " + at(8, 28) +
+                                     ": the condition 'n + 1' of the switch at " + at(8, 3) +
+                                     " is 6, which no case matches; its call at " + at(9, 15) +
+                                     ": the condition 'n == 4' of the if at " + at(9, 3) + " is false)");
+  EXPECT_EQ(found[1].never_made, is5 + at(6, 3) + " is 5, which enters it at " + at(6, 51) + ", after this");
+  EXPECT_EQ(found[2].never_made, "");  // case 5: the one the program makes
+  EXPECT_EQ(dims(found[2].grid), "2,1,1");
+  EXPECT_EQ(found[3].never_made, is5 + at(7, 3) + " is 5, which enters it at " + at(7, 16) +
+                                     ", and it leaves the switch at " + at(7, 24) + " before this");
+  EXPECT_EQ(found[4].never_made, "the function main() leaves before it, at " + at(10, 24) + " (" + is5 +
+                                     at(10, 3) + " is 5, which enters it at " + at(10, 16) + ")");
+
+  // The everyday shape: a mode chosen by a constant; only the other helper is called.
+  const auto modes = launches(R"(__global__ void naive(int *a, int n) { a[0] = n; }
+void run_naive(int *a, int n) { naive<<<(n + 255) / 256, 256>>>(a, n); }
+void run_tiled(int *a, int n) { (void)a; (void)n; }
+int main() {
+  const int mode = 1;
+  int n = 1000, *a;
+  if (mode == 0) run_naive(a, n);
+  else run_tiled(a, n);
+}
+)");
+  ASSERT_EQ(modes.size(), 1u);
+  EXPECT_EQ(modes[0].never_made, "the program never calls run_naive() (its call at " + at(7, 18) +
+                                     ": the condition 'mode == 0' of the if at " + at(7, 3) + " is false)");
+}
+
+// A helper called where the walk cannot list every call (an override, called through its base
+// class; an operator() that std::for_each calls) may be called there: its dead direct call does not
+// make its launch one the program never makes.
+TEST_F(HostLaunchTest, AHelperCalledThroughItsBaseClassOrByALibraryTemplateMayBeCalled) {
+  const auto found = launches(R"(#include <algorithm>
+#include <vector>
+__global__ void k(int *a, int n) { a[0] = n; }
+struct B { virtual void run(int *a) { (void)a; } };
+struct D : B { void run(int *a) override { k<<<2, 32>>>(a, 5); } };
+struct F { int *a; void operator()(int) { k<<<3, 32>>>(a, 6); } };
+int main() {
+  int *a, n = 5;
+  D d;
+  if (n == 4) d.run(a);
+  B *b = &d;
+  b->run(a);
+  std::vector<int> v(3);
+  F f{a};
+  if (n == 4) f(1);
+  std::for_each(v.begin(), v.end(), f);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].never_made, "");
+  EXPECT_EQ(dims(found[0].grid), "2,1,1");
+  EXPECT_EQ(found[1].never_made, "");
+  EXPECT_EQ(dims(found[1].grid), "3,1,1");
+}
+
+// What leaves main() before a launch besides return and exit(): a loop that never ends but by
+// leaving, a throw, a failing assert; a loop with a break, an assert that holds and a throw caught
+// before it do not.
+TEST_F(HostLaunchTest, AnEndlessLoopAThrowOrAFailingAssertBeforeTheLaunchLeaves) {
+  const auto never = [&](const std::string& statement) {
+    const auto found =
+        launches("__global__ void k(int *a, int n) { a[0] = n; }\nint main() {\n  int *a; int n = 5;\n  " +
+                 statement + "\n  k<<<1, 32>>>(a, n);\n}\n");
+    EXPECT_EQ(found.size(), 1u) << statement;
+    return found.empty() ? "?" : found[0].never_made;
+  };
+  const std::string endless = " (its condition is always true and nothing breaks out of it)";
+  EXPECT_EQ(never("for (;;) { return 0; }"),
+            "the function main() never gets past the loop at " + at(4, 3) + endless);
+  EXPECT_EQ(never("while (true) { for (;;) break; }"),
+            "the function main() never gets past the loop at " + at(4, 3) + endless);
+  EXPECT_EQ(never("throw 1;"), "an exception is thrown before it, at " + at(4, 3));
+  EXPECT_EQ(never("assert(n == 4);"), "the function main() leaves before it, at " + at(4, 3) +
+                                          " (the assertion 'assert(n == 4)' fails)");
+  EXPECT_EQ(never("while (true) { if (n == 5) break; }"), "");
+  EXPECT_EQ(never("assert(n == 5);"), "");
+  EXPECT_EQ(never("try { throw 1; } catch (...) {}"), "");
+}
+
 }  // namespace
