@@ -136,19 +136,23 @@ int turns_of(const Kernel& k, const Folder& folder, const MemoryAccess& a, StmtI
     return 0;
   if (a.atomic == AtomicOp::Cas) return 2;
   if (a.atomic == AtomicOp::Other) return 0;
-  if (result_used || (a.atomic != AtomicOp::Add && a.atomic != AtomicOp::Sub)) return 1;
+  const bool counts_up = a.atomic == AtomicOp::Add || a.atomic == AtomicOp::Sub || a.atomic == AtomicOp::Inc;
+  if (result_used || !counts_up) return 1;
   const std::optional<std::uint64_t> v = folder.value(a.value, at);
-  const std::uint32_t one = a.atomic == AtomicOp::Add ? 1u : 0xffffffffu;  // atomicSub(p, -1) adds 1
+  // atomicSub(p, -1) adds 1; atomicInc(p, 0xffffffff) adds 1, wrapping as an add does.
+  const std::uint32_t one = a.atomic == AtomicOp::Add ? 1u : 0xffffffffu;
   return v && static_cast<std::uint32_t>(*v) == one ? 0 : 1;
 }
 
 }  // namespace
 
 std::vector<int> shared_atomic_turns(const Kernel& k) {
-  std::vector<bool> results_used(k.accesses.size(), false);  // [access]: an atomic whose result is read
-  for (const Expr& e : k.exprs)
-    if (e.kind == ExprKind::Opaque && e.access != kNone)
-      results_used[static_cast<std::size_t>(e.access)] = true;
+  // [access]: an atomic whose result is read where the value matters (not by dead code only)
+  std::vector<bool> results_used(k.accesses.size(), false);
+  const std::vector<bool> live = live_values(k);
+  for (std::size_t i = 0; i < k.exprs.size(); ++i)
+    if (k.exprs[i].kind == ExprKind::Opaque && k.exprs[i].access != kNone && live[i])
+      results_used[static_cast<std::size_t>(k.exprs[i].access)] = true;
   const Folder folder(k);
   std::vector<int> turns(k.accesses.size(), 0);
   for (std::size_t s = 0; s < k.stmts.size(); ++s)

@@ -12,8 +12,9 @@
 
 namespace warpdiv::sim::ir::detail {
 
-/// CompiledAccess::turns of each access of `k` (indexed as Kernel::accesses). An add of 1, or a
-/// subtract of -1 (CUDA's atomicSub adds the negated value), counts where nvcc folds the operand
+/// CompiledAccess::turns of each access of `k` (indexed as Kernel::accesses). An add of 1, a
+/// subtract of -1 (CUDA's atomicSub adds the negated value) or an atomicInc bounded by 0xffffffff
+/// (an add of 1 that wraps) counts where nvcc folds the operand
 /// to that constant: literals, casts (a float's too: `(int)1.0f`), arithmetic of constants, `?:`
 /// whose arms are equal or whose condition is known, a product or `&` with 0, `x / x` (1) and
 /// `x - x` (0) of one parameter, built-in or local, and a local whose

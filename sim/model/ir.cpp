@@ -1,6 +1,7 @@
 #include "sim/model/ir.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -824,6 +825,64 @@ std::vector<LocalId> locals_written(const Kernel& kernel, const std::vector<Stmt
     for (StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) open.push_back(c);
   }
   return written;
+}
+
+namespace {
+
+// Marks `e`'s tree live; the locals it reads become live (`locals`, and `added` when new).
+void mark_live(const Kernel& kernel, ExprId e, std::vector<bool>& live, std::vector<bool>& locals,
+               bool& added) {
+  std::vector<ExprId> open{e};
+  while (!open.empty()) {
+    const ExprId id = open.back();
+    open.pop_back();
+    if (id == kNone || live[static_cast<std::size_t>(id)]) continue;
+    live[static_cast<std::size_t>(id)] = true;
+    const Expr& x = kernel.exprs[static_cast<std::size_t>(id)];
+    if (x.kind == ExprKind::Local && !locals[static_cast<std::size_t>(x.index)]) {
+      locals[static_cast<std::size_t>(x.index)] = true;
+      added = true;
+    }
+    for (const ExprId o : x.operands) open.push_back(o);
+  }
+}
+
+}  // namespace
+
+std::vector<bool> live_values(const Kernel& kernel) {
+  std::vector<bool> live(kernel.exprs.size(), false), locals(kernel.locals.size(), false);
+  // The local each statement gives a value to: its own, or for a return the inlined call's result.
+  std::vector<LocalId> gives(kernel.stmts.size(), kNone);
+  const std::function<void(StmtId, LocalId)> walk = [&](StmtId id, LocalId call) {
+    if (id == kNone) return;
+    const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
+    if (s.kind == StmtKind::Declare || s.kind == StmtKind::Assign)
+      gives[static_cast<std::size_t>(id)] = s.local;
+    if (s.kind == StmtKind::Return) gives[static_cast<std::size_t>(id)] = call;
+    const LocalId inner = s.kind == StmtKind::InlinedCall ? s.local : call;
+    for (const StmtId c : s.children) walk(c, inner);
+    for (const StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) walk(c, inner);
+  };
+  if (kernel.root != kNone) walk(kernel.root, kNone);
+  bool added = false;
+  for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
+    const Stmt& s = kernel.stmts[i];
+    const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch;
+    if (condition) mark_live(kernel, s.value, live, locals, added);
+  }
+  for (const MemoryAccess& a : kernel.accesses)
+    for (const ExprId e : {a.offset, a.guard, a.value, a.compare}) mark_live(kernel, e, live, locals, added);
+  for (const Stmt& s : kernel.stmts)
+    for (const FloatOps& f : s.flops) mark_live(kernel, f.guard, live, locals, added);
+  while (added) {
+    added = false;
+    for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
+      const LocalId l = gives[i];
+      if (l != kNone && locals[static_cast<std::size_t>(l)] && kernel.stmts[i].value != kNone)
+        mark_live(kernel, kernel.stmts[i].value, live, locals, added);
+    }
+  }
+  return live;
 }
 
 std::vector<StmtId> innermost_loops(const Kernel& kernel) {

@@ -611,6 +611,12 @@ std::vector<bool> statements_inside(const Kernel& kernel, StmtId loop);
 /// call's result), each once, in the order first found.
 std::vector<LocalId> locals_written(const Kernel& kernel, const std::vector<StmtId>& roots);
 
+/// [ExprId] whether the expression's value matters: it is (part of) a condition, an access's
+/// address, guard, stored value or compare, or the value given to a local (or returned into an
+/// inlined call's result) whose value matters in turn. A value only dead code reads (a local no
+/// live expression reads) does not: the compiler deletes it.
+std::vector<bool> live_values(const Kernel& kernel);
+
 /// The CSV `kind` of a statement: if, for, while, do, switch, return, break, continue, barrier,
 /// statement (Declare, Assign, Work, Block and InlinedCall are "statement").
 std::string report_kind(const Stmt& stmt);

@@ -40,7 +40,8 @@ bool unit(const Kernel& k, ExprId id, ScalarType type, bool& negative) {
 }
 
 // A product under a sign: the product itself, its negation `-(p)`, and `p * 1.0`, `p * -1.0`
-// (either side), `p / 1.0`, `p / -1.0`, which LLVM folds to p and -p before the contraction:
+// (either side), `p / 1.0`, `p / -1.0`, `p - 0.0` (zero_operand), which LLVM folds to p and -p
+// before the contraction:
 // nvcc contracts each as it contracts p, the negation going into the FMA (measured:
 // `-(a * 10.0f) + x`, `x + -(a * 10.0f)`, `a * 10.0f * 1.0f - x` are one FFMA on sm_90, as
 // `x - a * 10.0f` is).
@@ -51,7 +52,44 @@ struct SignedProduct {
 
 // The operand of a sign around a product (a negation, a multiply or divide by 1 or -1) that
 // holds it, and whether the sign negates; kNone where `e` is no such sign.
+// Whether `id` is a floating-point zero of type `type` (its sign in `negative`): a literal, a
+// negated one (`-0.0f`), an integer 0 converted.
+bool zero(const Kernel& k, ExprId id, ScalarType type, bool& negative) {
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.type != type) return false;
+  if (e.kind == ExprKind::Unary && e.unary_op == UnaryOp::Neg) {
+    if (!zero(k, e.operands[0], type, negative)) return false;
+    negative = !negative;
+    return true;
+  }
+  if (e.kind == ExprKind::Cast) {
+    const Expr& from = k.exprs[static_cast<std::size_t>(e.operands[0])];
+    negative = false;
+    return from.kind == ExprKind::Constant && !is_floating(from.type) && from.constant == 0;
+  }
+  const std::uint64_t sign = type == ScalarType::F32 ? 0x80000000u : 0x8000000000000000u;
+  negative = e.constant == sign;
+  return e.kind == ExprKind::Constant && (e.constant == 0 || e.constant == sign);
+}
+
+// `p - 0.0`, `p + -0.0`, `-0.0 + p` are p and `-0.0 - p` is -p, exactly (LLVM folds them; not
+// `p + 0.0` or `0.0 - p`, which differ from p and -p at a zero p): the operand p, or kNone.
+ExprId zero_operand(const Kernel& k, const Expr& e, bool& negates) {
+  const bool add = e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Add && is_floating(e.type);
+  const bool sub = e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Sub && is_floating(e.type);
+  if (!add && !sub) return kNone;
+  bool negative = false;
+  negates = false;
+  if (zero(k, e.operands[1], e.type, negative) && negative == add) return e.operands[0];
+  if (zero(k, e.operands[0], e.type, negative) && negative) {
+    negates = sub;
+    return e.operands[1];
+  }
+  return kNone;
+}
+
 ExprId sign_operand(const Kernel& k, const Expr& e, bool& negates) {
+  if (const ExprId p = zero_operand(k, e, negates); p != kNone) return p;
   negates = true;
   if (e.kind == ExprKind::Unary && e.unary_op == UnaryOp::Neg && is_floating(e.type)) return e.operands[0];
   const bool mul = e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Mul && is_floating(e.type);
@@ -101,7 +139,11 @@ struct ProductDefinition {
 class Contractor {
  public:
   explicit Contractor(Kernel& k)
-      : k_(k), version_(k.locals.size(), 0), value_(k.exprs.size(), -1), read_version_(k.exprs.size(), 0) {}
+      : k_(k),
+        version_(k.locals.size(), 0),
+        value_(k.exprs.size(), -1),
+        read_version_(k.exprs.size(), 0),
+        live_(live_values(k)) {}
 
   ContractionResult run() {
     if (k_.root != kNone) {
@@ -195,6 +237,10 @@ class Contractor {
         break;
       case StmtKind::Declare:
       case StmtKind::Assign: {
+        if (s.value != kNone && !live_[static_cast<std::size_t>(s.value)]) {
+          assign(s.local, -1, kNone);  // dead code, which nvcc deletes: no use of what it reads
+          break;
+        }
         const int value = s.value != kNone ? expr(s.value, true) : -1;
         if (s.value != kNone && copies_product(s.local, s.value)) break;
         assign(s.local, value, s.value);
@@ -376,7 +422,8 @@ class Contractor {
           if (op != kNone) use(op);
         // A warp function's value depends on which lanes run it: never the same as another's.
         v = e.kind == ExprKind::Warp ? new_value() : number(key, available);
-        if (is_sum(e)) {
+        // A sum that is only a product's sign (`p - 0.0f`) is no sum: the sum around it is.
+        if (is_sum(e) && signed_product(k_, id).product == kNone) {
           for (ExprId op : e.operands)
             if (op != kNone) count_sum_use(op, e.type);
           site(id, e);
@@ -626,6 +673,7 @@ class Contractor {
   std::uint32_t next_version_ = 0;
   std::vector<int> value_;                   // [ExprId]
   std::vector<std::uint32_t> read_version_;  // [ExprId of a Local]: the version it read
+  std::vector<bool> live_;                   // [ExprId]: live_values (a dead local's value is no use)
   std::vector<int> uses_;                    // [value]: uses as a product
   std::vector<int> sum_uses_;                // [value]: of those, as an operand of a sum
   std::map<Key, std::vector<int>> table_;

@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/csv.hpp"
@@ -157,27 +158,35 @@ TEST(SharedAtomicsRecorded, EveryKernelAsTheH200CountedIt) {
   EXPECT_EQ(loops, 6);
 }
 
-// Unused shared atomicAdds whose operand nvcc folds to 1, and atomicSub(p, -1), are ATOMS.POPC.INC
-// on the H200 (data/validation/atomics/nvidia-h200-shared-folded: one warp of 32 on s[t % 4],
-// inc = n = 1): 1 wavefront, 0 conflicts; operands it cannot fold (a parameter, 1 * inc, a
+// Unused shared atomicAdds whose operand nvcc folds to 1, atomicSub(p, -1) and atomicInc(p,
+// 0xffffffff) are ATOMS.POPC.INC on the H200 (data/validation/atomics/nvidia-h200-shared-folded
+// and its second/: one warp of 32 on s[t % 4], the int parameters 1): 1 wavefront, 0 conflicts; operands it
+// cannot fold (a parameter, 1 * inc, a
 // __constant__, t / 64 + 1) are ATOMS.ADD, 8 lanes a word taking turns: 8 wavefronts, 7 conflicts.
 TEST(SharedAtomicsRecorded, OperandsNvccFoldsToOneAsTheH200CountedThem) {
-  const std::string folder =
+  const std::string root =
       std::string(WARPDIV_SOURCE_DIR) + "/data/validation/atomics/nvidia-h200-shared-folded/";
-  const std::vector<std::map<std::string, std::string>> rows = recorded_rows(folder);
-  ASSERT_EQ(rows.size(), 16u);
-  for (const auto& row : rows) {
-    SCOPED_TRACE(row.at("kernel") + ": " + row.at("statement") + " (" + row.at("sass") + ")");
-    frontend::FrontendOptions o;
-    o.file = folder + "folded.cu";
-    o.kernel = row.at("kernel");
-    const ir::Kernel k = frontend::load_kernel(o);
-    ir::Launch l = launch_of(k, ir::Dim3{1, 1, 1}, ir::Dim3{32, 1, 1});
-    l.arguments[1] = l.arguments[2] = ir::Value::of(ir::ScalarType::I32, 1);
-    const std::vector<sim::Count> replayed = shared_atomic_figures(k, ir::replay(k, l));
-    EXPECT_EQ(sim::to_decimal(replayed[0]), row.at("instructions"));
-    EXPECT_EQ(sim::to_decimal(replayed[1]), row.at("wavefronts"));
-    EXPECT_EQ(sim::to_decimal(replayed[2]), row.at("conflicts"));
+  // The second set (int *o, int n): atomicInc bounded by 0xffffffff, a result kept only in a
+  // local nothing reads, sizeof(int) / 4, true, n - n + 1, ~0 subtracted, 'b' - 'a', s[0].
+  for (const auto& [folder, file, count] :
+       {std::tuple<std::string, std::string, std::size_t>{root, "folded.cu", 16},
+        std::tuple<std::string, std::string, std::size_t>{root + "second/", "folded2.cu", 12}}) {
+    const std::vector<std::map<std::string, std::string>> rows = recorded_rows(folder);
+    ASSERT_EQ(rows.size(), count) << folder;
+    for (const auto& row : rows) {
+      SCOPED_TRACE(file + " " + row.at("kernel") + ": " + row.at("statement") + " (" + row.at("sass") + ")");
+      frontend::FrontendOptions o;
+      o.file = folder + file;
+      o.kernel = row.at("kernel");
+      const ir::Kernel k = frontend::load_kernel(o);
+      ir::Launch l = launch_of(k, ir::Dim3{1, 1, 1}, ir::Dim3{32, 1, 1});
+      for (std::size_t p = 1; p < l.arguments.size(); ++p)
+        l.arguments[p] = ir::Value::of(ir::ScalarType::I32, 1);
+      const std::vector<sim::Count> replayed = shared_atomic_figures(k, ir::replay(k, l));
+      EXPECT_EQ(sim::to_decimal(replayed[0]), row.at("instructions"));
+      EXPECT_EQ(sim::to_decimal(replayed[1]), row.at("wavefronts"));
+      EXPECT_EQ(sim::to_decimal(replayed[2]), row.at("conflicts"));
+    }
   }
 }
 

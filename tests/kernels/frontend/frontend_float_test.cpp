@@ -86,6 +86,11 @@ TEST_F(FrontendFloat, ProductsUnderASignContractAsTheProduct) {
   EXPECT_EQ(given(kernel("  float o = c - 1.0f * (a * b);"), "o"), "fnma(param:a, param:b, param:c)");
   EXPECT_EQ(given(kernel("  float o = c + (a * b) / -1.0f;"), "o"), "fma((-param:a), param:b, param:c)");
   EXPECT_EQ(given(kernel("  float o = c + (a * b) * -1.0f;"), "o"), "fma((-param:a), param:b, param:c)");
+  // A zero added that LLVM folds away (p - 0.0 is p, p + -0.0 too; p + 0.0 is not: -0 + 0 = +0).
+  EXPECT_EQ(given(kernel("  float o = c - (a * b - 0.0f);"), "o"), "fnma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float o = c - (-0.0f + a * b);"), "o"), "fnma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float o = c - (a * b + 0.0f);"), "o"),
+            "(param:c - fma(param:a, param:b, 0:float32))");
   // Through a local: the local keeps its value, the sum reads the operands again.
   const ir::Kernel local = kernel("  float m = -(a * b);\n  float o = m + c;");
   EXPECT_EQ(given(local, "o"), "fma((-param:a), param:b, param:c)");
@@ -130,6 +135,19 @@ TEST_F(FrontendFloat, ProductsThroughCallsContractAndThroughLocalArraysAreRefuse
   // Not a product: no refusal.
   EXPECT_EQ(given(with("", "  float r[2];\n  r[0] = a + b;\n  float o = c - r[0];"), "o"),
             "(param:c - opaque:float32{r[0] (local array)})");
+}
+
+// A product's other use in dead code (a local nothing reads, as nvcc deletes it) is no use: the
+// sum contracts (the H200 ran `float z = p * 2.0f;` never read beside `x - p` as one FFMA). A
+// read of that local makes the use live again.
+TEST_F(FrontendFloat, AUseInDeadCodeIsNoUse) {
+  EXPECT_EQ(given(kernel("  float p = a * b;\n  float z = p * 2.0f;\n  float o = c - p;"), "o"),
+            "fnma(param:a, param:b, param:c)");
+  EXPECT_EQ(
+      given(kernel("  float p = a * b;\n  float z = p * 2.0f;\n  z = z + 1.0f;\n  float o = c - p;"), "o"),
+      "fnma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float p = a * b;\n  float z = p * 2.0f;\n  float o = c - p + z;"), "o"),
+            "fma(p, 2:float32, (param:c - p))");  // p has a use that is no sum: not fused
 }
 
 // The H200's figure for the forms above in a launch (signs/run.txt): with a = 0.1f * (t + 1) and
