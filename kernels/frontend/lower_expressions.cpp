@@ -350,11 +350,7 @@ const clang::APValue* Lowerer::folded_constant(const clang::VarDecl* var) const 
   if (!var->hasGlobalStorage() || !var->getType().isConstQualified() ||
       var->getType().isVolatileQualified() || var->getInit() == nullptr || !var->getType()->isScalarType())
     return nullptr;
-  const auto explicit_space = [](const clang::Attr* a) { return a != nullptr && !a->isImplicit(); };
-  if (explicit_space(var->getAttr<clang::CUDASharedAttr>()) ||
-      explicit_space(var->getAttr<clang::CUDAConstantAttr>()) ||
-      explicit_space(var->getAttr<clang::CUDADeviceAttr>()))
-    return nullptr;
+  if (var->hasAttr<clang::CUDASharedAttr>()) return nullptr;
   const clang::APValue* value = var->evaluateValue();
   return value != nullptr && (value->isInt() || value->isFloat()) ? value : nullptr;
 }

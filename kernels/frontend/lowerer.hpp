@@ -407,9 +407,10 @@ class Lowerer {
   ir::ExprId evaluated(const clang::Expr* e, ir::ScalarType type);
   ir::ExprId lower_cast(const clang::CastExpr* cast, ir::ScalarType type);
   ir::ExprId lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type);
-  /// The value of a namespace-scope or static const scalar with a constant initialiser and no
-  /// memory space of its own (Clang marks it __constant__ implicitly): nvcc puts the value in
-  /// the code, so no memory is read; null for any other variable.
+  /// The value of a namespace-scope or static const scalar with a constant initialiser, in any
+  /// memory space but shared (`const`, `__device__ const`, `__constant__ const`, `constexpr`):
+  /// nvcc puts the value in the code (NVVM makes the variable an LLVM constant), so no memory is
+  /// read; null for any other variable (a `__constant__` that is not const is read).
   const clang::APValue* folded_constant(const clang::VarDecl* var) const;
   ir::ExprId lower_member(const clang::MemberExpr* member, ir::ScalarType type);
   ir::ExprId lower_property(const clang::PseudoObjectExpr* e, ir::ScalarType type);
