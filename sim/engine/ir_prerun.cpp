@@ -587,15 +587,50 @@ class Probe {
 
 // ---- Loops a thread's values count
 
-/// The value of `e` where the launch alone fixes it (constants, scalar parameters of `l`, and
-/// what is computed from them: `3 * st`); nullopt for anything else, and where computing it
-/// meets undefined behaviour (the run names that where it happens).
-std::optional<Value> launch_constant(const Kernel& k, const Launch& l, ExprId e) {
-  try {
-    return evaluate_uniform(k, e, l.arguments);
-  } catch (const InvalidInput&) {
-    return std::nullopt;
+/// The value of `e` where the launch alone fixes it (constants, scalar parameters of `l`,
+/// blockDim, gridDim and warpSize, and what is computed from them: `3 * st`, `blockDim.x / 32`);
+/// nullopt for anything else, and where computing it meets undefined behaviour (the run names
+/// that where it happens).
+std::optional<Value> launch_constant(const Kernel& k, const Launch& l, ExprId e, int depth = 0) {
+  if (e == kNone || depth > 64) return std::nullopt;
+  const Expr& x = k.exprs[static_cast<std::size_t>(e)];
+  const auto of = [&](int n) { return launch_constant(k, l, x.operands[n], depth + 1); };
+  bool fault = false;
+  std::uint64_t bits = 0;
+  switch (x.kind) {
+    case ExprKind::Constant:
+      return Value{x.type, x.constant};
+    case ExprKind::Param:
+      if (static_cast<std::size_t>(x.index) >= l.arguments.size() ||
+          !k.parameters[static_cast<std::size_t>(x.index)].scalar)
+        return std::nullopt;
+      return Value{x.type, normalise(x.type, l.arguments[static_cast<std::size_t>(x.index)].bits)};
+    case ExprKind::Builtin:
+      if (!launch_constant(l, x.builtin, bits)) return std::nullopt;
+      return Value{x.type, normalise(x.type, bits)};
+    case ExprKind::Cast: {
+      const std::optional<Value> a = of(0);
+      if (!a) return std::nullopt;
+      bits = ops::convert(a->type, x.type, a->bits, fault);
+      break;
+    }
+    case ExprKind::Unary: {
+      const std::optional<Value> a = of(0);
+      if (!a) return std::nullopt;
+      bits = ops::unary_fn(x.unary_op, a->type)(a->bits, fault);
+      break;
+    }
+    case ExprKind::Binary: {
+      const std::optional<Value> a = of(0), b = of(1);
+      if (!a || !b) return std::nullopt;
+      bits = ops::binary_fn(x.binary_op, a->type)(a->bits, b->bits, fault);
+      break;
+    }
+    default:
+      return std::nullopt;
   }
+  if (fault) return std::nullopt;
+  return Value{x.type, bits};
 }
 
 /// `local = local + c` or `local - c` (c fixed by the launch `l`: launch_constant; casts around

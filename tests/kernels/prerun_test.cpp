@@ -404,8 +404,8 @@ __global__ void k(int* o) {
   }
 }
 
-// The same loop stepped by a parameter of the launch (st = 1), or by a product of it: its trip
-// count is the same, and so is the lowest block that overflows, 1,953.
+// The same loop stepped by a parameter of the launch (st = 1), a product of it, or blockDim.x /
+// 32: its trip count is the same, and so is the lowest block that overflows, 1,953.
 TEST_F(PreRunTest, ALoopSteppedByAParameterIsSteppedOverToo) {
   const Kernel k = load(R"(
 __global__ void k(int* o, int st) {
@@ -440,6 +440,20 @@ __global__ void k(int* o, int st) {
     EXPECT_EQ(refusal(down, l, kDefaultMaxEvaluations), named_down);
     EXPECT_EQ(class_refusal(down, l, kDefaultMaxEvaluations), named_down);
   }
+  // Stepped by blockDim.x / 32, 1 for blocks of 32: the launch fixes it as it fixes a parameter.
+  const Kernel by_block = load(R"(
+__global__ void k(int* o, int st) {
+  int x = 0;
+  for (int i = 0; i < blockIdx.x; i += blockDim.x / 32) x += 1100000;
+  o[threadIdx.x] = x;
+}
+)");
+  const std::string named_by_block = dir_.string() +
+                                     "/k.cu:4:57: undefined behaviour: signed overflow in '+' (int32) in "
+                                     "block (1953, 0, 0), thread (0, 0, 0)";
+  const Launch b = launch(by_block, {3000, 1, 1}, {32, 1, 1}, 1);
+  EXPECT_EQ(refusal(by_block, b, kDefaultMaxEvaluations), named_by_block);
+  EXPECT_EQ(class_refusal(by_block, b, kDefaultMaxEvaluations), named_by_block);
 }
 
 // From i = -5 compared as unsigned (4,294,967,291) against blockIdx.x the loop never runs: no
