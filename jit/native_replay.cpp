@@ -520,6 +520,10 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyFunction(*f, &out)) throw Unsupported{"the generated code does not verify: " + out.str()};
+  if (f->getInstructionCount() > kMaxNativeInstructions)
+    throw Unsupported{"its code is " + std::to_string(f->getInstructionCount()) +
+                      " LLVM instructions, above the " + std::to_string(kMaxNativeInstructions) +
+                      " that compile in seconds"};
   {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;

@@ -40,6 +40,12 @@ sim::ir::detail::NativePlanCompiler plan_compiler();
 /// MiB. The models read from plans are kept as many.
 constexpr std::size_t kMaxCachedCodes = 64;
 
+/// The most LLVM instructions a warp function may have to be compiled: optimising grows much
+/// faster than the code (about 11,000 instructions, Rodinia's largest kernels but dwt2d, compile
+/// in a third of a second; 130,000 in about 95 s; dwt2d's 9/7 kernels, 240,000 and 320,000, in
+/// minutes), so a larger one is left to the interpreter, whatever the launch.
+constexpr unsigned kMaxNativeInstructions = 30'000;
+
 /// What the compiler did so far in this process (for benchmarks and tests).
 struct NativeStats {
   std::uint64_t compiled = 0;    // kernel models compiled

@@ -684,4 +684,25 @@ __global__ void k(int* a, int n) {
 }
 
 }  // namespace
+// A model whose warp function is past kMaxNativeInstructions is not compiled (optimising it would
+// take minutes): the interpreter counts the launch, and the refusal says why. 2,000 guarded
+// updates of one local are well past it (each is a lane loop of some tens of instructions).
+TEST_F(NativeReplaySnippet, AModelTooLargeToCompileQuicklyIsLeftToTheInterpreter) {
+  std::string body = "__global__ void too_large(unsigned* a) {\n  int t = threadIdx.x;\n  unsigned x = 0;\n";
+  for (int i = 0; i < 2000; ++i)
+    body += "  if (t > " + std::to_string(i % 61) + ") x = x * 3u + " + std::to_string(i) + "u;\n";
+  body += "  a[t] = x;\n}\n";
+  const ir::Kernel k = load(body);
+  ir::Launch l;
+  l.block = {64, 1, 1};
+  l.grid = {1, 1, 1};
+  l.arguments = {ir::Value{}};
+  const Outcome native = run(k, l, ir::NativeReplay::Always);
+  ASSERT_TRUE(native.result) << native.refusal;
+  EXPECT_FALSE(native.result->native);
+  const std::string why = jit::native_stats().last_refusal;
+  EXPECT_NE(why.find("LLVM instructions, above the 30000 that compile in seconds"), std::string::npos) << why;
+  expect_equal(k, native, run(k, l, ir::NativeReplay::Off));
+}
+
 }  // namespace warpdiv::testing
