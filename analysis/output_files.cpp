@@ -430,6 +430,15 @@ void OutputFiles::protect(const std::string& what, const std::string& path) {
   input.device = static_cast<unsigned long long>(info.st_dev);
   input.inode = static_cast<unsigned long long>(info.st_ino);
   for (const std::unique_ptr<Output>& o : outputs_) refuse_if_same(*o, input);
+  // The text report goes to standard output: opened on this input (`1<> FILE`, `>> FILE`), it
+  // would write into it.
+  struct stat out {};
+  if (::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) &&
+      static_cast<unsigned long long>(out.st_dev) == input.device &&
+      static_cast<unsigned long long>(out.st_ino) == input.inode)
+    throw InvalidInput(Diag::output_clash, "standard output is the same file as " + input.subject +
+                                               ", an input of this run: an output never replaces an "
+                                               "input; send it elsewhere");
   inputs_.push_back(input);
 }
 

@@ -203,11 +203,16 @@ bool only_reads(const clang::DeclRefExpr* d, const clang::Stmt* parent, const cl
   };
   if (parent == nullptr) return false;
   if (is_read(parent) || isa<UnaryExprOrTypeTraitExpr>(parent)) return true;  // sizeof: not evaluated
-  if (const auto* call = dyn_cast<CallExpr>(parent)) {
+  // Bound to a const reference parameter (std::min(n, 64)): a read; the binding may add const
+  // (a NoOp cast between the variable and the call).
+  const auto* added_const = dyn_cast<ImplicitCastExpr>(parent);
+  const bool noop = added_const != nullptr && added_const->getCastKind() == CK_NoOp;
+  const Stmt* argument = noop ? parent : d;
+  if (const auto* call = dyn_cast_or_null<CallExpr>(noop ? grandparent : parent)) {
     const FunctionDecl* callee = call->getDirectCallee();
     for (unsigned i = 0; callee != nullptr && i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
       const QualType type = callee->getParamDecl(i)->getType();
-      if (call->getArg(i)->IgnoreParens() == d && type->isReferenceType() &&
+      if (call->getArg(i)->IgnoreParens() == argument && type->isReferenceType() &&
           type.getNonReferenceType().isConstQualified())
         return true;
     }

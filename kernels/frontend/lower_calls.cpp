@@ -135,6 +135,7 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
     clang::Expr::EvalResult result;
     if (call->EvaluateAsInt(result, context_)) return constant(type, result.Val.getInt(), where);
   }
+  if (const std::optional<ir::ExprId> folded = folded_builtin(call, type)) return *folded;
   if (in_group_namespace(callee)) return lower_group_query(call, type);
   const std::string qualified = callee->getQualifiedNameAsString();
   const bool std_min_max = qualified == "std::min" || qualified == "std::max";
@@ -151,6 +152,25 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
   }
   check_callee(call, callee);
   return k_.local(inlined_result(call, callee, type), where);
+}
+
+/// A compiler builtin Clang folds to a constant (__builtin_inff() of INFINITY, __builtin_huge_valf(),
+/// __builtin_nanf(""), __builtin_fabsf(-2.0f)), as nvcc folds it: IEEE values, exact; nullopt
+/// for any other call.
+std::optional<ir::ExprId> Lowerer::folded_builtin(const clang::CallExpr* call, ir::ScalarType type) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  const std::optional<ir::ScalarType> own = scalar_type(call->getType());
+  clang::Expr::EvalResult result;
+  if (callee == nullptr || callee->getBuiltinID() == 0 || !own || call->isValueDependent() ||
+      !call->EvaluateAsRValue(result, context_) || result.HasSideEffects)
+    return std::nullopt;
+  const ir::SourceRange where = range(call);
+  if (result.Val.isInt()) return constant(type, result.Val.getInt(), where);
+  if (!result.Val.isFloat() || !ir::is_floating(*own)) return std::nullopt;
+  llvm::APFloat value = result.Val.getFloat();
+  bool lost = false;  // float to double is exact
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return convert(k_.floating_constant(*own, value.convertToDouble(), where), type, where);
 }
 
 /// The local holding the result of `call`, a __device__ function inlined before the statement

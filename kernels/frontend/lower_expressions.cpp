@@ -376,9 +376,14 @@ ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType
   }
   const bool memory = is_memory(member);
   const ir::ExprId id = opaque(member, type);
-  if (!memory && named_variable(base) != nullptr && !named_variable(base)->hasGlobalStorage() &&
-      !llvm::isa<clang::ParmVarDecl>(named_variable(base)))
+  const clang::VarDecl* var = named_variable(base);
+  if (memory || var == nullptr || var->hasGlobalStorage()) return id;
+  if (!llvm::isa<clang::ParmVarDecl>(var))
     unmodelled_[id] = "a member of a local object the model does not follow member by member";
+  else if (var->getDeclContext() == call_stack_.front())
+    unmodelled_[id] = "a member of the kernel's struct parameter '" + var->getNameAsString() +
+                      "': the model is given a kernel's scalar and pointer parameters only, not a "
+                      "struct's members (pass them as parameters of their own)";
   return id;
 }
 

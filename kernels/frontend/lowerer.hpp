@@ -401,6 +401,7 @@ class Lowerer {
   ir::ExprId assigned_value(const clang::BinaryOperator* op, ir::ExprId current, ir::ScalarType type);
   ir::ExprId incremented(const clang::UnaryOperator* op, ir::LocalId local);
   ir::ExprId incremented(const clang::UnaryOperator* op, ir::ExprId current, ir::ScalarType type);
+  std::optional<ir::ExprId> folded_builtin(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId convert(ir::ExprId value, ir::ScalarType to, ir::SourceRange where);
   ir::ExprId lower_int(const clang::Expr* e);
   ir::ExprId constant(ir::ScalarType type, const llvm::APSInt& value, ir::SourceRange where);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
+#include <utility>
 
-#include "sim/model/ir_ops.hpp"
+#include "sim/model/ir_fold.hpp"
 
 namespace warpdiv::sim::ir::detail {
 
@@ -34,73 +36,32 @@ class Folder {
 
   // The value of `e` evaluated in statement `at`, where nvcc folds it to a constant.
   std::optional<std::uint64_t> value(ExprId e, StmtId at, int depth = 0) const {
-    if (e == kNone || depth > kMaxDepth) return std::nullopt;
-    const Expr& x = k_.exprs[static_cast<std::size_t>(e)];
-    const auto of = [&](int n) { return value(x.operands[n], at, depth + 1); };
-    bool fault = false;
-    std::uint64_t r = 0;
-    switch (x.kind) {
-      case ExprKind::Constant:
-        return x.constant;
-      case ExprKind::Local: {
-        const auto [definition, where] = reaching(x.index, at);
-        return value(definition, where, depth + 1);
-      }
-      case ExprKind::Select: {
-        const std::optional<std::uint64_t> c = of(0), a = of(1), b = of(2);
-        if (c) return *c != 0 ? a : b;
-        if (a && b && *a == *b) return a;
-        return std::nullopt;
-      }
-      case ExprKind::Cast: {
-        const std::optional<std::uint64_t> a = of(0);
-        if (!a) return std::nullopt;
-        r = ops::convert(type_of(x.operands[0]), x.type, *a, fault);
-        break;
-      }
-      case ExprKind::Unary: {
-        const std::optional<std::uint64_t> a = of(0);
-        if (!a) return std::nullopt;
-        r = ops::unary_fn(x.unary_op, type_of(x.operands[0]))(*a, fault);
-        break;
-      }
-      case ExprKind::Binary: {
-        const std::optional<std::uint64_t> a = of(0), b = of(1);
-        const bool absorbs = (x.binary_op == BinaryOp::Mul || x.binary_op == BinaryOp::BitAnd) &&
-                             !is_floating(x.type) && ((a && *a == 0) || (b && *b == 0));
-        if (absorbs) return std::uint64_t{0};  // x * 0 and x & 0, whatever x
-        if ((!a || !b) && !is_floating(x.type) && same_leaf(x.operands[0], x.operands[1])) {
-          // x / x is 1 (x = 0 is undefined), x - x, x % x and x ^ x are 0, whatever x
-          if (x.binary_op == BinaryOp::Div) return std::uint64_t{1};
-          if (x.binary_op == BinaryOp::Sub || x.binary_op == BinaryOp::Rem || x.binary_op == BinaryOp::BitXor)
-            return std::uint64_t{0};
-        }
-        if (!a || !b) return std::nullopt;
-        r = ops::binary_fn(x.binary_op, type_of(x.operands[0]))(*a, *b, fault);
-        break;
-      }
-      default:
-        return std::nullopt;
-    }
-    if (fault) return std::nullopt;
-    return r;
+    if (e == kNone) return std::nullopt;
+    const FoldLeaf leaf = [&](ExprId id, int d) -> std::optional<Value> {
+      const Expr& x = k_.exprs[static_cast<std::size_t>(id)];
+      if (x.kind != ExprKind::Local) return std::nullopt;
+      const auto [definition, where] = reaching(x.index, at);
+      const std::optional<std::uint64_t> v = value(definition, where, d + 1);
+      if (!v) return std::nullopt;
+      return Value{x.type, *v};
+    };
+    const std::optional<Value> v = fold(k_, e, leaf, kRules, nullptr, depth);
+    if (!v) return std::nullopt;
+    return v->bits;
   }
 
  private:
-  ScalarType type_of(ExprId e) const { return k_.exprs[static_cast<std::size_t>(e)].type; }
+  static constexpr FoldRules kRules{true, false, kMaxDepth};
 
-  // Two reads of one value: the same parameter, built-in, or local (read in one expression).
-  bool same_leaf(ExprId a, ExprId b) const {
-    const Expr& x = k_.exprs[static_cast<std::size_t>(a)];
-    const Expr& y = k_.exprs[static_cast<std::size_t>(b)];
-    if (x.kind != y.kind || x.type != y.type) return false;
-    if (x.kind == ExprKind::Param || x.kind == ExprKind::Local) return x.index == y.index;
-    return x.kind == ExprKind::Builtin && x.builtin == y.builtin;
-  }
-
+  // Whether statement `s` (or one inside it) writes `local`; each statement's set is found once.
   bool writes(StmtId s, LocalId local) const {
-    const std::vector<LocalId> written = locals_written(k_, {s});
-    return std::find(written.begin(), written.end(), local) != written.end();
+    auto found = written_.find(s);
+    if (found == written_.end()) {
+      std::vector<LocalId> written = locals_written(k_, {s});
+      std::sort(written.begin(), written.end());
+      found = written_.emplace(s, std::move(written)).first;
+    }
+    return std::binary_search(found->second.begin(), found->second.end(), local);
   }
 
   // The value `local` holds in statement `at` and the statement that gave it: the last
@@ -128,6 +89,7 @@ class Folder {
   const Kernel& k_;
   std::vector<StmtId> parent_;
   std::vector<ExprId> set_once_;
+  mutable std::unordered_map<StmtId, std::vector<LocalId>> written_;
 };
 
 int turns_of(const Kernel& k, const Folder& folder, const MemoryAccess& a, StmtId at, bool result_used) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/classes/ir_class_detail.hpp"
+#include "sim/model/ir_fold.hpp"
 #include "sim/model/ir_ops.hpp"
 
 namespace warpdiv::sim::ir {
@@ -144,74 +145,28 @@ class Probe {
   }
 
   Known eval(ExprId id) {
-    const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
-    switch (e.kind) {
-      case ExprKind::Constant:
-        return e.constant;
-      case ExprKind::Param:
-        if (static_cast<std::size_t>(e.index) >= l_.arguments.size() ||
-            !k_.parameters[static_cast<std::size_t>(e.index)].scalar)
+    const FoldLeaf leaf = [this](ExprId leaf_id, int) -> std::optional<Value> {
+      const Expr& e = k_.exprs[static_cast<std::size_t>(leaf_id)];
+      switch (e.kind) {
+        case ExprKind::Param:
+          if (static_cast<std::size_t>(e.index) >= l_.arguments.size() ||
+              !k_.parameters[static_cast<std::size_t>(e.index)].scalar)
+            return std::nullopt;
+          return Value{e.type, normalise(e.type, l_.arguments[static_cast<std::size_t>(e.index)].bits)};
+        case ExprKind::Builtin:
+          return Value{e.type, builtin(e.builtin)};
+        case ExprKind::Local:
+          if (const Known v = locals_[static_cast<std::size_t>(e.index)]) return Value{e.type, *v};
           return std::nullopt;
-        return normalise(e.type, l_.arguments[static_cast<std::size_t>(e.index)].bits);
-      case ExprKind::Builtin:
-        return builtin(e.builtin);
-      case ExprKind::Local:
-        return locals_[static_cast<std::size_t>(e.index)];
-      case ExprKind::Opaque:
-      case ExprKind::Warp:
-        return std::nullopt;
-      case ExprKind::Cast: {
-        const Known a = eval(e.operands[0]);
-        if (!a) return std::nullopt;
-        bool bad = false;
-        const ScalarType from = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
-        const std::uint64_t r = ops::convert(from, e.type, *a, bad);
-        if (bad) undefined(id, ops::describe_conversion_fault(from, e.type, *a));
-        return r;
+        default:
+          return std::nullopt;
       }
-      case ExprKind::Unary: {
-        const Known a = eval(e.operands[0]);
-        if (!a) return std::nullopt;
-        bool bad = false;
-        const ScalarType t = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
-        const std::uint64_t r = ops::unary_fn(e.unary_op, t)(*a, bad);
-        if (bad) undefined(id, ops::describe_fault(e.unary_op, t));
-        return r;
-      }
-      case ExprKind::Binary: {
-        const Known a = eval(e.operands[0]);
-        const Known b = eval(e.operands[1]);
-        if (!a || !b) return std::nullopt;
-        bool bad = false;
-        const ScalarType t = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
-        const std::uint64_t r = ops::binary_fn(e.binary_op, t)(*a, *b, bad);
-        if (bad) undefined(id, ops::describe_fault(e.binary_op, t, *a, *b));
-        return r;
-      }
-      case ExprKind::Logical: {
-        const Known a = eval(e.operands[0]);
-        if (!a) return std::nullopt;
-        if ((*a != 0) == (e.logical_op == LogicalOp::Or)) return Known{*a != 0 ? 1u : 0u};
-        const Known b = eval(e.operands[1]);
-        if (!b) return std::nullopt;
-        return Known{*b != 0 ? 1u : 0u};
-      }
-      case ExprKind::Select: {
-        const Known c = eval(e.operands[0]);
-        if (!c) return std::nullopt;
-        return eval(e.operands[*c != 0 ? 1 : 2]);
-      }
-      case ExprKind::Intrinsic: {
-        std::uint64_t v[3] = {0, 0, 0};
-        for (int i = 0; i < operand_count(e.intrinsic); ++i) {
-          const Known x = eval(e.operands[i]);
-          if (!x) return std::nullopt;
-          v[i] = *x;
-        }
-        return ops::intrinsic(e.intrinsic, e.type, v[0], v[1], v[2]);
-      }
-    }
-    return std::nullopt;
+    };
+    FoldFault undefined_step;
+    const std::optional<Value> v = fold(k_, id, leaf, FoldRules{}, &undefined_step);
+    if (undefined_step.expr != kNone) undefined(undefined_step.expr, undefined_step.what);
+    if (!v) return std::nullopt;
+    return v->bits;
   }
 
   std::uint64_t builtin(Builtin b) const {
@@ -591,46 +546,18 @@ class Probe {
 /// blockDim, gridDim and warpSize, and what is computed from them: `3 * st`, `blockDim.x / 32`);
 /// nullopt for anything else, and where computing it meets undefined behaviour (the run names
 /// that where it happens).
-std::optional<Value> launch_constant(const Kernel& k, const Launch& l, ExprId e, int depth = 0) {
-  if (e == kNone || depth > 64) return std::nullopt;
-  const Expr& x = k.exprs[static_cast<std::size_t>(e)];
-  const auto of = [&](int n) { return launch_constant(k, l, x.operands[n], depth + 1); };
-  bool fault = false;
-  std::uint64_t bits = 0;
-  switch (x.kind) {
-    case ExprKind::Constant:
-      return Value{x.type, x.constant};
-    case ExprKind::Param:
-      if (static_cast<std::size_t>(x.index) >= l.arguments.size() ||
-          !k.parameters[static_cast<std::size_t>(x.index)].scalar)
-        return std::nullopt;
+std::optional<Value> launch_constant(const Kernel& k, const Launch& l, ExprId e) {
+  const FoldLeaf leaf = [&](ExprId id, int) -> std::optional<Value> {
+    const Expr& x = k.exprs[static_cast<std::size_t>(id)];
+    std::uint64_t bits = 0;
+    if (x.kind == ExprKind::Param && static_cast<std::size_t>(x.index) < l.arguments.size() &&
+        k.parameters[static_cast<std::size_t>(x.index)].scalar)
       return Value{x.type, normalise(x.type, l.arguments[static_cast<std::size_t>(x.index)].bits)};
-    case ExprKind::Builtin:
-      if (!launch_constant(l, x.builtin, bits)) return std::nullopt;
+    if (x.kind == ExprKind::Builtin && launch_constant(l, x.builtin, bits))
       return Value{x.type, normalise(x.type, bits)};
-    case ExprKind::Cast: {
-      const std::optional<Value> a = of(0);
-      if (!a) return std::nullopt;
-      bits = ops::convert(a->type, x.type, a->bits, fault);
-      break;
-    }
-    case ExprKind::Unary: {
-      const std::optional<Value> a = of(0);
-      if (!a) return std::nullopt;
-      bits = ops::unary_fn(x.unary_op, a->type)(a->bits, fault);
-      break;
-    }
-    case ExprKind::Binary: {
-      const std::optional<Value> a = of(0), b = of(1);
-      if (!a || !b) return std::nullopt;
-      bits = ops::binary_fn(x.binary_op, a->type)(a->bits, b->bits, fault);
-      break;
-    }
-    default:
-      return std::nullopt;
-  }
-  if (fault) return std::nullopt;
-  return Value{x.type, bits};
+    return std::nullopt;
+  };
+  return fold(k, e, leaf, FoldRules{});
 }
 
 /// `local = local + c` or `local - c` (c fixed by the launch `l`: launch_constant; casts around

@@ -14,6 +14,7 @@
 #include "sim/engine/ir_engine.hpp"
 #include "sim/engine/ir_native.hpp"
 #include "sim/memory/shared_races.hpp"
+#include "sim/model/ir_fold.hpp"
 #include "sim/model/ir_ops.hpp"
 #include "sim/support/parallel.hpp"
 
@@ -142,14 +143,14 @@ ReplayEstimate sample(const LaunchPlan& program, RunContext& run, const ReplayOp
   }
   run.sampling = false;
   e.warp_statement_evaluations = samples == 0 ? 0 : checked_mul(Count{tally.evaluations}, blocks) / samples;
-  std::uint64_t stores = 0;
+  Count stores = 0;
   for (std::size_t a = 0; a < tally.accesses.size() && a < program.kernel.accesses.size(); ++a) {
     const MemoryAccess& m = program.kernel.accesses[a];
     const bool parameter =
         m.base != kNone && program.kernel.bases[static_cast<std::size_t>(m.base)].parameter >= 0;
     if (parameter && m.kind != AccessKind::Load) stores += tally.accesses[a].lanes;
   }
-  e.lane_stores = samples == 0 ? 0 : checked_mul(Count{stores}, blocks) / samples;
+  e.lane_stores = samples == 0 ? 0 : checked_mul(stores, blocks) / samples;
   return e;
 }
 
@@ -794,8 +795,9 @@ ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch
                          "the replay would make about " + to_decimal(e.warp_statement_evaluations) +
                              " warp-statement evaluations (" + to_decimal(blocks) +
                              " blocks, estimated from " + std::to_string(kSampleBlocks) +
-                             " sample blocks), above its limit of " + to_decimal(options.max_evaluations) +
-                             " (about a minute); use a smaller launch or restrict it to one block");
+                             " sample blocks), above its budget of " + to_decimal(options.max_evaluations) +
+                             " (--max-evaluations); use a smaller launch, restrict it to one block or "
+                             "raise the budget");
   }
   std::atomic<std::uint64_t> shared{0};
   run.shared_evaluations = &shared;
@@ -855,84 +857,29 @@ ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch
   return result;
 }
 
-namespace {
-
-Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
-  if (id < 0 || static_cast<std::size_t>(id) >= k.exprs.size())
-    throw InvalidInput(Diag::model_invalid, "expression " + std::to_string(id) + " does not exist");
-  const Expr& e = k.exprs[id];
-  const auto operand = [&](int i) {
-    const ExprId op = e.operands[i];
-    if (op < 0 || op >= id)
-      throw InvalidInput(Diag::model_invalid, "expression " + std::to_string(id) + ": bad operand");
-    return eval_uniform(k, op, args);
+Value evaluate_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
+  const FoldLeaf leaf = [&](ExprId leaf_id, int) -> std::optional<Value> {
+    const Expr& e = k.exprs[static_cast<std::size_t>(leaf_id)];
+    if (e.kind != ExprKind::Param)
+      throw InvalidInput(Diag::unknown_value, source_location(k, e.range),
+                         "the expression reads a " + name(e.kind) +
+                             ", which is not known before the launch (allowed: constants and integer "
+                             "parameters)");
+    if (e.index < 0 || static_cast<std::size_t>(e.index) >= args.size() ||
+        static_cast<std::size_t>(e.index) >= k.parameters.size() ||
+        (!k.parameters[e.index].scalar && k.parameters[e.index].floating == 0))
+      throw InvalidInput(Diag::unknown_value, "expression reads parameter " + std::to_string(e.index) +
+                                                  ", which has no integer or floating value");
+    return Value{e.type, normalise(e.type, args[e.index].bits)};
   };
-  const auto fail = [&](const std::string& what) {
-    throw InvalidInput(Diag::undefined_arithmetic, source_location(k, e.range),
-                       "undefined behaviour: " + what);
-  };
-  switch (e.kind) {
-    case ExprKind::Constant:
-      return Value{e.type, e.constant};
-    case ExprKind::Param: {
-      if (e.index < 0 || static_cast<std::size_t>(e.index) >= args.size() ||
-          static_cast<std::size_t>(e.index) >= k.parameters.size() ||
-          (!k.parameters[e.index].scalar && k.parameters[e.index].floating == 0))
-        throw InvalidInput(Diag::unknown_value, "expression reads parameter " + std::to_string(e.index) +
-                                                    ", which has no integer or floating value");
-      return Value{e.type, normalise(e.type, args[e.index].bits)};
-    }
-    case ExprKind::Cast: {
-      const Value a = operand(0);
-      bool fault = false;
-      const std::uint64_t r = ops::convert(a.type, e.type, a.bits, fault);
-      if (fault) fail(ops::describe_conversion_fault(a.type, e.type, a.bits));
-      return Value{e.type, r};
-    }
-    case ExprKind::Intrinsic: {
-      std::uint64_t v[3] = {0, 0, 0};
-      for (int i = 0; i < operand_count(e.intrinsic); ++i) v[i] = operand(i).bits;
-      return Value{e.type, ops::intrinsic(e.intrinsic, e.type, v[0], v[1], v[2])};
-    }
-    case ExprKind::Unary: {
-      const Value a = operand(0);
-      bool fault = false;
-      const std::uint64_t r = ops::unary_fn(e.unary_op, a.type)(a.bits, fault);
-      if (fault) fail(ops::describe_fault(e.unary_op, a.type));
-      return Value{e.unary_op == UnaryOp::LogicalNot ? ScalarType::Bool : a.type, r};
-    }
-    case ExprKind::Binary: {
-      const Value a = operand(0);
-      const Value b = operand(1);
-      bool fault = false;
-      const std::uint64_t r = ops::binary_fn(e.binary_op, a.type)(a.bits, b.bits, fault);
-      if (fault) fail(ops::describe_fault(e.binary_op, a.type, a.bits, b.bits));
-      return Value{is_comparison(e.binary_op) ? ScalarType::Bool : a.type, r};
-    }
-    case ExprKind::Logical: {
-      const bool left = operand(0).bits != 0;
-      if (e.logical_op == LogicalOp::And && !left) return Value{ScalarType::Bool, 0};
-      if (e.logical_op == LogicalOp::Or && left) return Value{ScalarType::Bool, 1};
-      return Value{ScalarType::Bool, operand(1).bits != 0 ? 1u : 0u};
-    }
-    case ExprKind::Select:
-      return operand(0).bits != 0 ? operand(1) : operand(2);
-    case ExprKind::Builtin:
-    case ExprKind::Local:
-    case ExprKind::Warp:
-    case ExprKind::Opaque:
-      break;
-  }
-  throw InvalidInput(Diag::unknown_value, source_location(k, e.range),
-                     "the expression reads a " + name(e.kind) +
-                         ", which is not known before the launch (allowed: constants and integer "
-                         "parameters)");
-}
-
-}  // namespace
-
-Value evaluate_uniform(const Kernel& kernel, ExprId expr, const std::vector<Value>& arguments) {
-  return eval_uniform(kernel, expr, arguments);
+  FoldFault fault;
+  const std::optional<Value> v = fold(k, id, leaf, FoldRules{}, &fault);
+  if (v) return *v;
+  if (fault.model_invalid) throw InvalidInput(Diag::model_invalid, fault.what);
+  if (fault.expr != kNone)
+    throw InvalidInput(Diag::undefined_arithmetic, source_location(k, k.exprs[fault.expr].range),
+                       "undefined behaviour: " + fault.what);
+  throw InvalidInput(Diag::unknown_value, "expression " + std::to_string(id) + " is nested too deeply");
 }
 
 }  // namespace warpdiv::sim::ir

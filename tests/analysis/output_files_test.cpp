@@ -424,34 +424,40 @@ TEST(OutputFiles, DashIsTheStandardOutputStreamAndSilencesTheReport) {
   EXPECT_EQ(out.str(), "a,b\n1,2\n");
 }
 
-// Standard output opened on an input (`1<> k.cu`, `>> k.cu`): `-` is that file, refused as
-// /dev/stdout is; standard output on another file is no clash.
-TEST(OutputFiles, DashOnAnInputIsRefused) {
+// Standard output opened on an input (`1<> k.cu`, `>> k.cu`): the text report would go into it,
+// refused whether or not an output flag says `-` (protect refuses it before anything is opened);
+// standard output on another file is no clash.
+TEST(OutputFiles, StandardOutputOnAnInputIsRefused) {
   TempDir dir;
   write_file(dir.file("k.cu"), "the kernel\n");
   write_file(dir.file("other"), "");
   const int saved = ::dup(STDOUT_FILENO);
   ASSERT_GE(saved, 0);
-  std::string message, other;
-  for (const std::string& target : {dir.file("k.cu"), dir.file("other")}) {
+  std::string alone, dash, other;
+  for (const std::string& target : {dir.file("k.cu"), dir.file("k.cu"), dir.file("other")}) {
     const int fd = ::open(target.c_str(), O_WRONLY | O_APPEND);
     ASSERT_GE(fd, 0);
     ::fflush(stdout);
     ::dup2(fd, STDOUT_FILENO);
     ::close(fd);
     std::ostringstream out;
+    std::string& message = target == dir.file("other") ? other : alone.empty() ? alone : dash;
     try {
       OutputFiles outputs(out);
+      if (&message == &dash) outputs.open("--csv", "-");  // `-` opened first, then the input
       outputs.protect("the kernel source", dir.file("k.cu"));
-      outputs.open("--csv", "-");
+      message = "accepted";
     } catch (const InvalidInput& e) {
-      (target == dir.file("k.cu") ? message : other) = e.what();
+      message = e.what();
     }
     ::dup2(saved, STDOUT_FILENO);
   }
   ::close(saved);
-  EXPECT_TRUE(contains(message, "--csv '-' is the same file as the kernel source")) << message;
-  EXPECT_EQ(other, "");
+  EXPECT_TRUE(contains(alone, "standard output is the same file as the kernel source '" + dir.file("k.cu") +
+                                  "', an input of this run"))
+      << alone;
+  EXPECT_TRUE(contains(dash, "--csv '-' is the same file as the kernel source")) << dash;
+  EXPECT_EQ(other, "accepted");
   EXPECT_EQ(read_file(dir.file("k.cu")), "the kernel\n");
 }
 

@@ -269,7 +269,7 @@ TEST_F(AnalyzeSourceFile, BadSources) {
       // 6,250^2 blocks of 8 warps, each testing the k loop 100,001 times: refused before it runs.
       {{kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block", "16,16", "--arg", "Width=100000",
         "--engine", "replay"},
-       "above its limit of"},
+       "above its budget of 6000000000 (--max-evaluations)"},
   };
   for (const BadInput& bad : cases) {
     SCOPED_TRACE(bad.args[0]);

@@ -164,10 +164,14 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
       {"--launch", "1", "--arg", "rows=2.5"},
       "--arg rows: rows is int32, which takes a decimal integer from -2147483648 to 2147483647 (got '2.5')",
       "flag-value");
-  refused({"--launch", "2"},
-          file + ":16:41: the argument cols is not computable from the source: 'width' (" + file +
-              ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE",
-          "host-value-unknown");
+  // A value from the host code is refused at its place, as a compiler's error is.
+  const CliResult cols = run_warpdiv({"analyze", file, "--launch", "2", "--csv", dir.file("out.csv")});
+  EXPECT_EQ(cols.status, 2);
+  EXPECT_EQ(cols.err, file + ":16:41: error: the argument cols is not computable from the source: 'width' (" +
+                          file +
+                          ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE "
+                          "[warpdiv-host-value-unknown]\n");
+  EXPECT_FALSE(file_exists(dir.file("out.csv")));
   // --arg cols=64 makes launch 2 computable (the host code follows width = 64: the second test
   // above); a value the host code cannot take, for a variable it writes again, does not.
   std::string again = kHomework;
@@ -177,8 +181,8 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
   const CliResult grid_unknown = run_warpdiv({"analyze", file3, "--launch", "2", "--arg", "cols=64"});
   EXPECT_EQ(grid_unknown.status, 2);
   EXPECT_EQ(grid_unknown.err,
-            "warpdiv: error: " + file3 + ":17:11: grid's x is not computable from the source: 'width' (" +
-                file3 + ":15:7) is set from atoi(argv[1]); give --grid [warpdiv-host-value-unknown]\n");
+            file3 + ":17:11: error: grid's x is not computable from the source: 'width' (" + file3 +
+                ":15:7) is set from atoi(argv[1]); give --grid [warpdiv-host-value-unknown]\n");
   refused({"--launch", "1", "--grid", "5,7", "--block", "16,16"},
           "--launch chooses a launch in FILE.cu's host code, which --grid and --block given together "
           "replace: leave out --launch, or one of them",
@@ -267,8 +271,8 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
       run_warpdiv({"analyze", dir.file("again.cu"), "--block", "128", "--csv", dir.file("out2.csv")});
   EXPECT_EQ(asked.status, 2);
   const std::string at = dir.file("again.cu");
-  EXPECT_EQ(asked.err, "warpdiv: error: " + at +
-                           ":11:19: the dynamic shared memory is not computable from the source: "
+  EXPECT_EQ(asked.err, at +
+                           ":11:19: error: the dynamic shared memory is not computable from the source: "
                            "'threads' (" +
                            at +
                            ":9:7) gives the launch's block, which --block replaces, and the host "
@@ -327,8 +331,7 @@ int main() {
 )");
   const CliResult r = run_warpdiv({"analyze", file, "--csv", dir.file("out.csv")});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "warpdiv: error: " + file +
-                       ":8:20: the argument n is not computable from the source: 'n' (" + file +
+  EXPECT_EQ(r.err, file + ":8:20: error: the argument n is not computable from the source: 'n' (" + file +
                        ":5:7) is bound to a reference by the constructor of a std::pair<int &, int> at " +
                        file + ":6:24; give --arg n=VALUE [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out.csv")));
@@ -376,8 +379,8 @@ int main() {
   // 2^32 into dim3's unsigned int (C++ would take 0): refused, with its place and the range.
   const CliResult wide = run_warpdiv({"analyze", file, "--launch", "2", "--csv", dir.file("out2.csv")});
   EXPECT_EQ(wide.status, 2);
-  EXPECT_EQ(wide.err, note + "warpdiv: error: " + file +
-                          ":11:7: grid's x is not taken from the source: '4294967296' (" + file +
+  EXPECT_EQ(wide.err, note + file + ":11:7: error: grid's x is not taken from the source: '4294967296' (" +
+                          file +
                           ":11:7) is 4294967296, outside unsigned int's range 0 .. 4294967295; fix it or "
                           "give --grid [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out2.csv")));
@@ -385,8 +388,8 @@ int main() {
   // lists it among the errors outside the kernel.
   const CliResult rejected = run_warpdiv({"analyze", file, "--launch", "3", "--csv", dir.file("out3.csv")});
   EXPECT_EQ(rejected.status, 2);
-  EXPECT_EQ(rejected.err, note + "warpdiv: error: " + file +
-                              ":12:7: grid's x is not taken from the source: "
+  EXPECT_EQ(rejected.err, note + file +
+                              ":12:7: error: grid's x is not taken from the source: "
                               "Clang rejects it: " +
                               file + ":12:7: error: " + message +
                               "; fix it or give --grid [warpdiv-host-value-unknown]\n");
@@ -512,8 +515,8 @@ TEST(SourceLaunchCli, ALaunchTheProgramNeverMakesIsRefusedNamingWhy) {
   };
   const std::string at = dir.file("p.cu") + ":";
   EXPECT_EQ(refusal("int main() { int *d; int n = 1000;\n  if (n == 7) k<<<1, 32>>>(d, n);\n}\n"),
-            "warpdiv: error: " + at +
-                "4:15: the program never makes this launch of k: the condition 'n == 7' "
+            at +
+                "4:15: error: the program never makes this launch of k: the condition 'n == 7' "
                 "of the if at " +
                 at +
                 "4:3 is false; give --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
@@ -533,19 +536,19 @@ TEST(SourceLaunchCli, ALaunchTheProgramNeverMakesIsRefusedNamingWhy) {
                       at + "4:3 is true)"),
             std::string::npos);
   // A switch case the value does not select, a helper whose one call is never made.
-  EXPECT_NE(refusal("int main() { int *d; int n = 5;\n  switch (n) { case 5: break; default: k<<<1, 32>>>(d, "
-                    "n); }\n}\n")
-                .find("4:40: the program never makes this launch of k: the condition 'n' of the switch at " +
-                      at + "4:3 is 5, which enters it at " + at + "4:16, and it leaves the switch at " + at +
-                      "4:24 before this"),
-            std::string::npos);
   EXPECT_NE(
-      refusal("void run(int *d, int n) { k<<<1, 32>>>(d, n); }\nint main() { int *d; int m = 5;\n"
-              "  if (m == 4) run(d, m);\n}\n")
-          .find(
-              "3:27: the program never makes this launch of k: the program never calls run() (its call at " +
-              at + "5:15: the condition 'm == 4' of the if at " + at + "5:3 is false)"),
+      refusal("int main() { int *d; int n = 5;\n  switch (n) { case 5: break; default: k<<<1, 32>>>(d, "
+              "n); }\n}\n")
+          .find("4:40: error: the program never makes this launch of k: the condition 'n' of the switch at " +
+                at + "4:3 is 5, which enters it at " + at + "4:16, and it leaves the switch at " + at +
+                "4:24 before this"),
       std::string::npos);
+  EXPECT_NE(refusal("void run(int *d, int n) { k<<<1, 32>>>(d, n); }\nint main() { int *d; int m = 5;\n"
+                    "  if (m == 4) run(d, m);\n}\n")
+                .find("3:27: error: the program never makes this launch of k: the program never calls run() "
+                      "(its call at " +
+                      at + "5:15: the condition 'm == 4' of the if at " + at + "5:3 is false)"),
+            std::string::npos);
   // Where the condition is not known (argc), the launch is taken as before.
   write_file(dir.file("q.cu"),
              kernel + "int main(int argc, char **) { int *d; if (argc > 1) k<<<1, 32>>>(d, 5); }\n");
@@ -589,8 +592,7 @@ TEST(SourceLaunchCli, AGlobalACallMayWriteBeforeTheLaunchIsRefusedNamingTheCall)
   write_file(dir.file("out.csv"), "OLD");
   const CliResult r = run_warpdiv({"analyze", file, "--csv", dir.file("out.csv")});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "warpdiv: error: " + file +
-                       ":5:48: the argument n is not computable from the source: 'N' (" + file +
+  EXPECT_EQ(r.err, file + ":5:48: error: the argument n is not computable from the source: 'N' (" + file +
                        ":2:5) may be written by the call of bump() at " + file +
                        ":5:12; give --arg n=VALUE [warpdiv-host-value-unknown]\n");
   EXPECT_EQ(read_file(dir.file("out.csv")), "OLD");

@@ -313,10 +313,13 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const ir::Kernel& kernel = read->kernel;
   // The launch's note once its values are bound: a value the kernel's parameter cannot take is
   // then one line of error alone.
-  const std::string note = request.from_host ? complete_host_launch(request, kernel, read->launches) : "";
-  ir::Launch launch = request.save_only ? ir::Launch{}
-                                        : bind_launch(kernel, request.launch, request.values,
-                                                      request.launch_text, request.allocs, request.data);
+  std::string note;
+  ir::Launch launch = placed_at_launch(read->launches, [&] {
+    note = request.from_host ? complete_host_launch(request, kernel, read->launches) : "";
+    return request.save_only ? ir::Launch{}
+                             : bind_launch(kernel, request.launch, request.values, request.launch_text,
+                                           request.allocs, request.data);
+  });
   if (request.from_host) print_note(Diag::host_launch, note);
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal

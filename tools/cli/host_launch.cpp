@@ -1,5 +1,6 @@
 #include "tools/cli/host_launch.hpp"
 
+#include <charconv>
 #include <limits>
 
 #include "sim/support/errors.hpp"
@@ -202,6 +203,41 @@ std::map<std::string, std::string> host_arguments(const ArgValues& values) {
   for (const auto& [name, value] : values)
     if (value.integer()) out[name] = value.text();
   return out;
+}
+
+// "FILE:LINE:COL" as a place: the last two fields (the file may hold colons) decimal numbers from
+// 1 to 2^32 - 1; nothing otherwise.
+std::optional<SourceLocation> source_place(const std::string& where) {
+  const std::size_t column = where.rfind(':');
+  const std::size_t line = column == std::string::npos || column == 0 ? column : where.rfind(':', column - 1);
+  if (line == std::string::npos || line == 0) return std::nullopt;
+  const auto number = [&](std::size_t from, std::size_t to) {
+    std::uint32_t n = 0;
+    const auto [end, error] = std::from_chars(where.data() + from, where.data() + to, n);
+    return error == std::errc() && end == where.data() + to ? n : 0;
+  };
+  SourceLocation at{where.substr(0, line), number(line + 1, column), number(column + 1, where.size())};
+  if (at.line == 0 || at.column == 0) return std::nullopt;
+  return at;
+}
+
+// A refusal of the launch read from the host code whose message starts with a place of that launch
+// (its own or one of its values': "f.cu:5:19: the argument n ..."), placed there with that prefix
+// left out of its message: the finding and its SARIF region sit where the message points.
+Diagnostic at_launch_place(const Diagnostic& d, const std::vector<frontend::HostLaunch>& launches) {
+  if (d.location().known()) return d;
+  for (const frontend::HostLaunch& launch : launches) {
+    std::vector<const std::string*> places = {&launch.location, &launch.dynamic_shared.where};
+    for (int i = 0; i < 3; ++i) places.insert(places.end(), {&launch.grid[i].where, &launch.block[i].where});
+    for (const frontend::HostValue& v : launch.arguments) places.push_back(&v.where);
+    for (const std::string* where : places) {
+      const std::string prefix = *where + ": ";
+      if (d.message().compare(0, prefix.size(), prefix) != 0) continue;
+      if (const std::optional<SourceLocation> at = source_place(*where))
+        return Diagnostic(d.diag(), *at, d.message().substr(prefix.size()));
+    }
+  }
+  return d;
 }
 
 }  // namespace warpdiv::cli

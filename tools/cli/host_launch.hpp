@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
+#include "sim/support/errors.hpp"
 #include "sim/model/ir.hpp"
 #include "tools/cli/launch_expression.hpp"
 
@@ -66,5 +67,27 @@ std::vector<std::string> host_size(const std::optional<std::string>& text, const
 /// (16, 16, 1); rows = 100, cols = 70" ("?" for a value not computable; the scalar and floating
 /// parameters only; ", dynamic shared memory 512 bytes" when not 0).
 std::string describe_host_launch(const sim::ir::Kernel& kernel, const frontend::HostLaunch& launch);
+
+/// "FILE:LINE:COL" as a place: the last two fields (the file may hold colons) decimal numbers from
+/// 1 to 2^32 - 1; nothing otherwise.
+std::optional<SourceLocation> source_place(const std::string& where);
+
+/// A refusal of a launch read from the host code whose message starts with a place of that launch
+/// (its own or one of its values': "f.cu:5:19: the argument n ..."), placed there with that prefix
+/// left out of its message, so that it prints as a compiler's error does and a finding and its
+/// SARIF region sit where the message points; `d` itself otherwise.
+Diagnostic at_launch_place(const Diagnostic& d, const std::vector<frontend::HostLaunch>& launches);
+
+/// `bind()` (which chooses, completes and binds a launch read from `launches`), its refusals
+/// placed by at_launch_place.
+template <class Bind>
+auto placed_at_launch(const std::vector<frontend::HostLaunch>& launches, Bind&& bind) -> decltype(bind()) {
+  try {
+    return bind();
+  } catch (const InvalidInput& e) {
+    const Diagnostic d = at_launch_place(e, launches);
+    throw InvalidInput(d.diag(), d.location(), d.message());
+  }
+}
 
 }  // namespace warpdiv::cli

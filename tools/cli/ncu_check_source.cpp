@@ -305,9 +305,12 @@ std::string child_command(const Args& analyze_args) {
 // the real kernel gets them whole). The child under ncu reads the same launch again: only the
 // parent prints the note of a launch read from host code.
 ir::Launch ncu_check_launch(AnalyzeSourceRequest& request, const SourceKernel& read) {
-  const std::string note = request.from_host ? complete_host_launch(request, read.kernel, read.launches) : "";
-  ir::Launch launch = bind_launch(read.kernel, request.launch, request.values, request.launch_text,
-                                  request.allocs, request.data);
+  std::string note;
+  ir::Launch launch = placed_at_launch(read.launches, [&] {
+    note = request.from_host ? complete_host_launch(request, read.kernel, read.launches) : "";
+    return bind_launch(read.kernel, request.launch, request.values, request.launch_text, request.allocs,
+                       request.data);
+  });
   if (request.from_host && std::getenv(kChildVariable) == nullptr) print_note(Diag::host_launch, note);
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   return launch;

@@ -121,18 +121,20 @@ int validate_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   std::string note;
-  if (request.from_host) {
-    const ChosenLaunch chosen =
-        choose_host_launch(read->kernel, read->launches, *request.from_host, request.source.file);
-    request.launch.grid = to_dim3(chosen.grid);
-    request.launch.block = to_dim3(chosen.block);
-    request.values = chosen.values;
-    request.launch_text = chosen.launch_text;
-    request.dynamic_shared = chosen.dynamic_shared;
-    note = chosen.note;
-  }
-  ir::Launch launch = bind_launch(read->kernel, request.launch, request.values, request.launch_text,
-                                  request.allocs, request.data);
+  ir::Launch launch = placed_at_launch(read->launches, [&] {
+    if (request.from_host) {
+      const ChosenLaunch chosen =
+          choose_host_launch(read->kernel, read->launches, *request.from_host, request.source.file);
+      request.launch.grid = to_dim3(chosen.grid);
+      request.launch.block = to_dim3(chosen.block);
+      request.values = chosen.values;
+      request.launch_text = chosen.launch_text;
+      request.dynamic_shared = chosen.dynamic_shared;
+      note = chosen.note;
+    }
+    return bind_launch(read->kernel, request.launch, request.values, request.launch_text, request.allocs,
+                       request.data);
+  });
   if (request.from_host) print_note(Diag::host_launch, note);  // once the values are bound
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   std::vector<RunInput> inputs =

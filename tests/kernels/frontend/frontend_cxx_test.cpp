@@ -773,6 +773,29 @@ __global__ void k(const unsigned* in, int* out) {
                "bit-fields or virtual functions))");
 }
 
+// A kernel's struct parameter (the Programming Guide's MatMulKernel(Matrix A, ...)): no flag gives
+// its members values, so a branch on one is an unsupported construct that says so, not a branch
+// on data.
+TEST_F(FrontendTest, AMemberOfAStructParameterIsNamedUnsupported) {
+  const std::string source = R"(
+typedef struct { int width; int stride; float* elements; } Matrix;
+__global__ void k(Matrix A, float* out) {
+  float s = 0;
+  for (int m = 0; m < A.width / 16; ++m) s += A.elements[m * A.stride + threadIdx.x];
+  out[threadIdx.x] = s;
+}
+)";
+  try {
+    load(source);
+    ADD_FAILURE() << "not refused";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(e.diag(), warpdiv::Diag::unsupported_construct) << e.what();
+    EXPECT_PRED2(warpdiv::testing::contains, std::string(e.what()),
+                 "a member of the kernel's struct parameter 'A': the model is given a kernel's scalar and "
+                 "pointer parameters only");
+  }
+}
+
 // sincosf(x, &s, &c) and modff(x, &s) write float locals through their addresses, which the model
 // does not follow (it reads them as opaque): no refusal where they are only stored; a branch on one
 // is refused as an unsupported construct naming the call given the address, as a branch on sinf

@@ -265,6 +265,34 @@ __global__ void k(int* out, float a, double w) {
       << why;
 }
 
+// INFINITY (math.h's __builtin_inff() or __builtin_huge_valf()), NAN and the other builtins Clang
+// folds are the IEEE constants nvcc folds them to: +inf is 0x7f800000, -inf 0xff800000 (binary32),
+// the quiet NaN __builtin_nanf("") 0x7fc00000; fabsf(-2.5f) is 2.5.
+TEST_F(FrontendFloat, BuiltinConstantsAreTheirIeeeValues) {
+  const ir::Kernel k = load(R"(
+#include <math.h>
+__global__ void k(int* out, float a) {
+  float m = -INFINITY;
+  float h = __builtin_huge_valf();
+  double d = __builtin_inf();
+  float q = __builtin_nanf("");
+  float f = __builtin_fabsf(-2.5f);
+  if (a > m && a < h && a < d && q != q && f > 2.0f) out[threadIdx.x] = 1;
+}
+)");
+  EXPECT_EQ(given(k, "m"), "(-inf:float32)");
+  EXPECT_EQ(given(k, "h"), "inf:float32");
+  EXPECT_EQ(given(k, "d"), "inf:float64");
+  EXPECT_EQ(given(k, "q"), "nan:float32");
+  EXPECT_EQ(given(k, "f"), "2.5:float32");
+  // A builtin Clang does not fold (its operand a parameter) is no constant: a branch on it is refused.
+  const std::string why =
+      refusal("__global__ void k(int* out, float a) {\n  if (__builtin_fabsf(a) > 1.0f) out[0] = 1;\n}\n");
+  EXPECT_NE(why.find("'__builtin_fabsf' is a library function the model does not evaluate"),
+            std::string::npos)
+      << why;
+}
+
 // Stored values (MemoryAccess::value) and what the replay's stores leave in the buffers
 // (capture_stores), worked by hand for one block of 4 threads: a[i] = 3i; b[0] = i from every
 // thread (order-dependent); b[1] = 7 from every thread (the same value); c[i] = i * 0.5f; a[4 + i]

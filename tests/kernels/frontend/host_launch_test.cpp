@@ -667,6 +667,30 @@ int main() {
   EXPECT_EQ(found[4].grid[0].reason, "it is computed from min(p, q)");
 }
 
+// std::min and std::max take const references: passing a variable is a read, so --arg and --block
+// values are followed through them (n = 50: min(50, 64) = 50 blocks; --block 512: max(512, 128)
+// x 4 = 2048 bytes).
+TEST_F(HostLaunchTest, AVariableGivenToStdMinOrMaxIsFollowedWithTheValueGiven) {
+  const char* source = R"(#include <algorithm>
+__global__ void k(float *d, int n) { d[0] = n; }
+int main() {
+  int n = 100000;
+  float *d;
+  int threads = 256;
+  int blocks = std::min(n, 64);
+  int smem = std::max(threads, 128);
+  k<<<blocks, threads, smem * sizeof(float)>>>(d, n);
+}
+)";
+  auto found = given(source, {{"n", "50"}});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(dims(found[0].grid), "50,1,1");
+  EXPECT_TRUE(found[0].unfollowed.empty()) << found[0].unfollowed.front();
+  found = sized(source, {}, {"512", "1", "1"});
+  EXPECT_EQ(found[0].dynamic_shared.value, "2048");
+  EXPECT_EQ(dims(found[0].grid), "64,1,1");
+}
+
 TEST_F(HostLaunchTest, AGivenGridOrBlockIsFollowedThroughTheHostCode) {
   const char* source = R"(__global__ void k(int *a, int n) { a[0] = n; }
 int main() {
