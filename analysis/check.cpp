@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "analysis/check_source.hpp"
 #include "sim/support/errors.hpp"
@@ -441,14 +444,31 @@ std::string count_field(const std::optional<MemoryFigures>& m, bool global, Coun
   return to_decimal((*m).*field);
 }
 
-// a / b < c / d (b, d > 0), exactly where the products fit in 128 bits; with a tolerance t > 0,
-// a / b < c / d - t in doubles.
+// The tolerance as the decimal the configuration wrote, p / 10^k (0.02 is 2 / 100), for k up to 9;
+// nullopt for a double no such decimal reads as.
+std::optional<std::pair<Count, Count>> decimal_fraction(double tolerance) {
+  Count q = 1;
+  for (int k = 0; k <= 9; ++k, q *= 10) {
+    const double scaled = std::round(tolerance * static_cast<double>(q));
+    if (scaled / static_cast<double>(q) == tolerance) return std::make_pair(static_cast<Count>(scaled), q);
+  }
+  return std::nullopt;
+}
+
+// a / b < c / d - t (b, d > 0), exactly, with t the decimal the configuration gave, where the
+// products fit in 128 bits (a * d * q + p * b * d < c * b * q for t = p / q); in doubles where not.
 bool fraction_below(Count a, Count b, Count c, Count d, double tolerance) {
-  if (tolerance > 0) return ratio(a, b) < ratio(c, d) - tolerance;
+  const std::optional<std::pair<Count, Count>> t = decimal_fraction(tolerance);
   try {
-    return sim::checked_mul(a, d) < sim::checked_mul(c, b);
+    if (!t) throw std::overflow_error("no decimal");
+    const auto [p, q] = *t;
+    using sim::checked_mul;
+    const Count left = checked_mul(checked_mul(a, d), q);
+    const Count slack = checked_mul(checked_mul(p, b), d);
+    if (left + slack < left) throw std::overflow_error("sum");  // wrapped
+    return left + slack < checked_mul(checked_mul(c, b), q);
   } catch (const std::overflow_error&) {
-    return ratio(a, b) < ratio(c, d);
+    return ratio(a, b) < ratio(c, d) - tolerance;
   }
 }
 
@@ -924,7 +944,7 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
                    (known ? "is not among the statements now"
                           : "belongs to no [[kernel]] now (check " + sim::quote_value(b.check) + ")") +
                    ": write the baseline again");
-    f.level = FindingLevel::note;
+    f.level = how.stale_fails ? FindingLevel::warning : FindingLevel::note;  // a failure is no note
     f.fails = how.stale_fails;
     out.push_back(std::move(f));
   }
@@ -969,7 +989,7 @@ std::size_t CheckOutcome::failing() const {
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
   std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, undefined = 0, suppressed = 0,
-              unjudged = 0;
+              unjudged = 0, stale = 0;
   static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
     if (f.suppressed) {
@@ -992,6 +1012,8 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
       ++regressions;
     else if (f.rule == "memory-not-counted")
       ++unjudged;
+    else if (f.rule == "baseline-vanished")
+      ++stale;
     else
       ++limits;
   }
@@ -1006,6 +1028,7 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
   out << plural(limits, "limit crossed", "limits crossed");
   if (unjudged > 0) out << ", " << plural(unjudged, "statement not judged", "statements not judged");
   if (outcome.baseline) out << ", " << plural(regressions, "regression", "regressions");
+  if (stale > 0) out << ", " << plural(stale, "stale baseline row", "stale baseline rows");
   if (notes > 0) out << ", " << plural(notes, "note", "notes");
   if (suppressed > 0) out << ", " << suppressed << " allowed by comments";
   if (outcome.single_lane_hidden > 0)

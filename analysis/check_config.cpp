@@ -533,7 +533,14 @@ class Reader {
     const toml::array* kernels = nullptr;
     for (auto&& [key, node] : top) {
       const std::string n(key.str());
-      if (n == "root") root = path(node, n, "the folder paths are relative to");
+      if (n == "root") {
+        root = path(node, n, "the folder paths are relative to");
+        std::error_code error;
+        if (!fs::is_directory(root, error))
+          fail(node.source(), "root " + sim::quote_value(root.string()) +
+                                  " is not a folder (findings, baselines and SARIF name files relative "
+                                  "to it; give an existing folder)");
+      }
       if (n == "baseline") {
         c.baseline = path(node, n, "a CSV written by --write-baseline");
         c.baseline_place = place_of(node.source());

@@ -66,12 +66,14 @@ const char* input_format_name(InputFormat format) {
 
 std::string read_input_file(const std::string& path, const std::string& what, InputFormat format) {
   const std::string name = what + ": '" + path + "'";
+  // Every refusal names the format the file is read as.
   const auto refuse = [&](const std::string& why) {
-    return InvalidInput(Diag::file_unreadable, name + " " + why);
+    return InvalidInput(Diag::file_unreadable,
+                        name + " " + why + " (read as " + input_format_name(format) + ")");
   };
   const auto not_a_file = [&](const char* kind) {
-    return refuse(std::string("is ") + kind + ", not " + input_format_name(format) +
-                  " (give a regular file or a pipe)");
+    return InvalidInput(Diag::file_unreadable, name + " is " + kind + ", not " + input_format_name(format) +
+                                                   " (give a regular file or a pipe)");
   };
   // stat() first: opening a socket fails with a baffling "No such device or address".
   struct stat info {};

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -21,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -440,10 +442,70 @@ std::string directive_text(const std::string& raw) {
   return out;
 }
 
-// The operand of `#include` on a directive line ("name" or <name>, or an object-like macro
-// defined as one), with its delimiter; empty when it is none of these.
+// A macro as `#define` gives it: object-like (no parameters) or function-like.
+struct Macro {
+  bool function_like = false;
+  std::vector<std::string> parameters;
+  std::string body;
+};
+
+// `body` with each parameter replaced by its argument and `#parameter` by the argument as a
+// string literal (the argument's own text, trimmed).
+std::string substituted(const Macro& m, const std::vector<std::string>& arguments) {
+  std::string out;
+  for (std::size_t i = 0; i < m.body.size();) {
+    const bool stringify = m.body[i] == '#';
+    std::size_t at = stringify ? m.body.find_first_not_of(" \t", i + 1) : i;
+    if (at == std::string::npos) at = m.body.size();
+    if (at < m.body.size() && (std::isalpha(static_cast<unsigned char>(m.body[at])) || m.body[at] == '_')) {
+      std::size_t end = at;
+      while (end < m.body.size() &&
+             (std::isalnum(static_cast<unsigned char>(m.body[end])) || m.body[end] == '_'))
+        ++end;
+      const auto p = std::find(m.parameters.begin(), m.parameters.end(), m.body.substr(at, end - at));
+      if (p != m.parameters.end()) {
+        const std::string& a = arguments[static_cast<std::size_t>(p - m.parameters.begin())];
+        out += stringify ? "\"" + a + "\"" : a;
+      } else {
+        out += m.body.substr(i, end - i);
+      }
+      i = end;
+      continue;
+    }
+    out += m.body[i++];
+  }
+  return out;
+}
+
+// The arguments of a function-like macro's use, `text` starting at its '(' (commas within nested
+// parentheses kept), trimmed, and where the use ends; nullopt when its ')' is missing.
+std::optional<std::pair<std::vector<std::string>, std::size_t>> macro_arguments(const std::string& text) {
+  std::vector<std::string> arguments(1);
+  int depth = 0;
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ')' && depth == 0) {
+      for (std::string& a : arguments) {
+        a.erase(0, a.find_first_not_of(" \t"));
+        a.erase(a.find_last_not_of(" \t") + 1);
+      }
+      return std::make_pair(arguments, i + 1);
+    }
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0)
+      arguments.emplace_back();
+    else
+      arguments.back() += c;
+  }
+  return std::nullopt;
+}
+
+// The operand of `#include` on a directive line ("name" or <name>, or macros that expand to one:
+// object-like, empty ones around it, function-like with # of a parameter), with its delimiter;
+// empty when it is none of these.
 std::pair<char, std::string> include_operand(std::string operand,
-                                             const std::map<std::string, std::string>& macros) {
+                                             const std::map<std::string, Macro>& macros) {
   for (int expansions = 0; expansions < 16; ++expansions) {
     operand.erase(0, operand.find_first_not_of(" \t"));
     if (operand.empty()) return {};
@@ -453,12 +515,48 @@ std::pair<char, std::string> include_operand(std::string operand,
       if (close == std::string::npos || close == 1) return {};
       return {open, operand.substr(1, close - 1)};
     }
-    const std::size_t end = operand.find_first_of(" \t");
+    std::size_t end = 0;
+    while (end < operand.size() &&
+           (std::isalnum(static_cast<unsigned char>(operand[end])) || operand[end] == '_'))
+      ++end;
     const auto macro = macros.find(operand.substr(0, end));
-    if (macro == macros.end()) return {};
-    operand = macro->second;
+    if (end == 0 || macro == macros.end()) return {};
+    if (!macro->second.function_like) {
+      operand = macro->second.body + " " + operand.substr(end);
+      continue;
+    }
+    const std::size_t open_paren = operand.find_first_not_of(" \t", end);
+    if (open_paren == std::string::npos || operand[open_paren] != '(') return {};
+    const auto arguments = macro_arguments(operand.substr(open_paren));
+    if (!arguments || arguments->first.size() != std::max<std::size_t>(macro->second.parameters.size(), 1))
+      return {};
+    operand =
+        substituted(macro->second, arguments->first) + " " + operand.substr(open_paren + arguments->second);
   }
   return {};
+}
+
+// `#define NAME BODY` or `#define NAME(P, Q) BODY` (its rest after `define`) as a macro; nullopt for
+// what is neither.
+std::optional<std::pair<std::string, Macro>> definition_of(const std::string& rest) {
+  static const std::regex object(R"(^[ \t]+([A-Za-z_]\w*)(?:[ \t]+(.*))?$)");
+  static const std::regex function(R"(^[ \t]+([A-Za-z_]\w*)\(([^)]*)\)[ \t]*(.*)$)");
+  std::smatch m;
+  Macro macro;
+  if (std::regex_match(rest, m, function)) {
+    macro.function_like = true;
+    std::istringstream list(m[2].str());
+    for (std::string p; std::getline(list, p, ',');) {
+      p.erase(0, p.find_first_not_of(" \t"));
+      p.erase(p.find_last_not_of(" \t") + 1);
+      if (!p.empty()) macro.parameters.push_back(p);
+    }
+    macro.body = m[3].str();
+    return std::make_pair(m[1].str(), macro);
+  }
+  if (!std::regex_match(rest, m, object)) return std::nullopt;
+  macro.body = m[2].str();
+  return std::make_pair(m[1].str(), macro);
 }
 
 }  // namespace
@@ -467,10 +565,9 @@ std::vector<std::string> included_files(const std::string& file,
                                         const std::vector<std::string>& include_dirs) {
   // A directive: `#` (or `%:`) first on its line, then its name and the rest.
   static const std::regex directive(R"(^[ \t]*(?:#|%:)[ \t]*(include_next|include|import|define)\b(.*)$)");
-  static const std::regex definition(R"(^[ \t]+([A-Za-z_]\w*)(?:[ \t]+(.*))?$)");
   constexpr std::size_t kMaxFiles = 10000;  // a bound on what one scan follows
   std::vector<std::string> files = {file};
-  std::map<std::string, std::string> macros;  // object-like, in the order the scan meets them
+  std::map<std::string, Macro> macros;  // in the order the scan meets them
   std::error_code error;
   for (std::size_t next = 0; next < files.size() && files.size() < kMaxFiles; ++next) {
     std::ifstream in(files[next], std::ios::binary);
@@ -478,12 +575,12 @@ std::vector<std::string> included_files(const std::string& file,
     raw << in.rdbuf();
     std::istringstream lines(directive_text(raw.str()));
     std::string line;
-    std::smatch match, defined;
+    std::smatch match;
     while (std::getline(lines, line)) {
       if (!std::regex_search(line, match, directive)) continue;
       const std::string rest = match[2].str();
       if (match[1] == "define") {
-        if (std::regex_match(rest, defined, definition)) macros[defined[1].str()] = defined[2].str();
+        if (auto d = definition_of(rest)) macros[d->first] = std::move(d->second);
         continue;
       }
       const auto [open, name] = include_operand(rest, macros);
@@ -502,7 +599,8 @@ std::vector<std::string> included_files(const std::string& file,
                                  "compiler would wait on it or read it without end)");
         const std::string found = candidate.lexically_normal().string();
         if (std::find(files.begin(), files.end(), found) == files.end()) files.push_back(found);
-        break;
+        // #include_next reads a later directory's file of that name: each is taken.
+        if (match[1] != "include_next") break;
       }
     }
   }

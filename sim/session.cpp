@@ -15,8 +15,9 @@ NativeMode native_mode_from_environment() {
   const std::string value = native;
   if (value.empty() || value == "auto") return NativeMode::automatic;
   if (value == "off") return NativeMode::off;
-  throw InvalidInput(Diag::environment_value,
-                     "WARPDIV_NATIVE must be auto or off, or unset (got " + quote_value(value) + ")");
+  throw InvalidInput(
+      Diag::environment_value,
+      "WARPDIV_NATIVE must be auto or off, or empty or unset for auto (got " + quote_value(value) + ")");
 }
 
 namespace {

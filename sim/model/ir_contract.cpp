@@ -153,7 +153,7 @@ class Contractor {
     }
     ContractionResult result;
     for (const SumSite& site : sites_) decide(site, result);
-    if (cloned_) renumber();
+    if (cloned_) renumber(result);
     return result;
   }
 
@@ -167,6 +167,7 @@ class Contractor {
   int new_value() {
     uses_.push_back(0);
     sum_uses_.push_back(0);
+    keeps_multiply_.push_back(0);
     return static_cast<int>(uses_.size()) - 1;
   }
   // Constants, parameters, built-ins and a local's version: the same value wherever they are read.
@@ -237,6 +238,7 @@ class Contractor {
         break;
       case StmtKind::Declare:
       case StmtKind::Assign: {
+        store_values(s);  // `out[i] = (int)p` as a value: the store is a use even where the value is not
         if (s.value != kNone && !live_[static_cast<std::size_t>(s.value)]) {
           assign(s.local, -1, kNone);  // dead code, which nvcc deletes: no use of what it reads
           break;
@@ -246,15 +248,8 @@ class Contractor {
         assign(s.local, value, s.value);
         break;
       }
-      case StmtKind::Work:  // the values its stores write (MemoryAccess::value, a cas's compare)
-        for (std::int32_t a : s.accesses) {
-          const MemoryAccess& m = k_.accesses[static_cast<std::size_t>(a)];
-          if (m.compare != kNone) expr(m.compare, true);
-          if (m.value != kNone) {
-            expr(m.value, true);
-            note_local_array_product(m);
-          }
-        }
+      case StmtKind::Work:
+        store_values(s);
         break;
       case StmtKind::Return:
         if (s.value != kNone) {
@@ -424,8 +419,16 @@ class Contractor {
         v = e.kind == ExprKind::Warp ? new_value() : number(key, available);
         // A sum that is only a product's sign (`p - 0.0f`) is no sum: the sum around it is.
         if (is_sum(e) && signed_product(k_, id).product == kNone) {
-          for (ExprId op : e.operands)
-            if (op != kNone) count_sum_use(op, e.type);
+          const int left = count_sum_use(e.operands[0], e.type), right = count_sum_use(e.operands[1], e.type);
+          // What makes several uses of a product keep its multiply (measured, see contractible):
+          // a difference of it and a variable, and a sum of it with itself.
+          const bool constant_right =
+              k_.exprs[e.operands[1]].kind == ExprKind::Constant ||
+              (k_.exprs[e.operands[1]].kind == ExprKind::Unary &&
+               k_.exprs[k_.exprs[e.operands[1]].operands[0]].kind == ExprKind::Constant);
+          for (const int v : {left, right})
+            if (v >= 0 && ((e.binary_op == BinaryOp::Sub && !(v == left && constant_right)) || left == right))
+              ++keeps_multiply_[static_cast<std::size_t>(v)];
           site(id, e);
         }
         break;
@@ -435,17 +438,21 @@ class Contractor {
     return v;
   }
 
-  // A use of a product (directly, or a local holding one) as an operand of a sum of its type.
-  void count_sum_use(ExprId operand, ScalarType type) {
+  // A use of a product (directly, or a local holding one) as an operand of a sum of its type: the
+  // product's value, or -1 where the operand is none.
+  int count_sum_use(ExprId operand, ScalarType type) {
     const Expr& o = k_.exprs[operand];
-    if (o.type != type) return;
+    if (o.type != type) return -1;
+    int v = -1;
     const SignedProduct p = signed_product(k_, operand);
     if (p.product != kNone) {
-      ++sum_uses_[static_cast<std::size_t>(value_[p.product])];
+      v = value_[p.product];
     } else if (o.kind == ExprKind::Local) {
       const auto found = definitions_.find({o.index, read_version_[operand]});
-      if (found != definitions_.end()) ++sum_uses_[static_cast<std::size_t>(found->second.value)];
+      if (found != definitions_.end()) v = found->second.value;
     }
+    if (v >= 0) ++sum_uses_[static_cast<std::size_t>(v)];
+    return v;
   }
 
   void use(ExprId operand) {
@@ -481,8 +488,21 @@ class Contractor {
     sites_.push_back(s);
   }
 
+  // The values a statement's stores write (MemoryAccess::value, a cas's compare).
+  void store_values(const Stmt& s) {
+    for (std::int32_t a : s.accesses) {
+      const MemoryAccess& m = k_.accesses[static_cast<std::size_t>(a)];
+      if (m.compare != kNone) expr(m.compare, true);
+      if (m.value != kNone) {
+        expr(m.value, true);
+        note_local_array_product(m);
+      }
+    }
+  }
+
   // A product's operand the sum can read again: a constant, parameter or built-in, or a local
   // holding the value it had then; defined before the sum (operands precede their expression).
+  // An expression of such leaves (`(float)t * b`, `fabsf(a) * b`) is read again as a copy of it.
   bool still_valid(ExprId operand, ExprId sum) const {
     if (operand >= sum) return false;
     const Expr& e = k_.exprs[operand];
@@ -493,6 +513,13 @@ class Contractor {
         return true;
       case ExprKind::Local:
         return version_[static_cast<std::size_t>(e.index)] == read_version_[operand];
+      case ExprKind::Cast:
+      case ExprKind::Unary:
+      case ExprKind::Binary:
+      case ExprKind::Intrinsic:
+        for (const ExprId op : e.operands)
+          if (op != kNone && !still_valid(op, sum)) return false;
+        return true;
       default:
         return false;
     }
@@ -526,7 +553,12 @@ class Contractor {
   // and computes no rounded product at all.
   bool contractible(int value) const {
     const auto v = static_cast<std::size_t>(value);
-    return uses_[v] >= 1 && uses_[v] == sum_uses_[v];
+    // Measured on the H200 (data/validation/fma-contraction/uses): nvcc contracts a product into
+    // the sums that use it when every use is a sum, and, for a product used more than once, when
+    // there are at most 4 uses, none a difference of it and a variable (p - d, d - p; p - 1.0f
+    // adds -1) and none a sum of it with itself (p + p).
+    if (uses_[v] < 1 || uses_[v] != sum_uses_[v]) return false;
+    return uses_[v] == 1 || (uses_[v] <= 4 && keeps_multiply_[v] == 0);
   }
 
   void decide(const SumSite& s, ContractionResult& result) {
@@ -606,14 +638,17 @@ class Contractor {
     result.contracted.push_back(s.sum);
   }
 
-  ExprId clone(ExprId leaf) {
-    const Expr copy = k_.exprs[leaf];
+  // A copy of the expression `e` (still_valid: of leaves that hold their values), operands first.
+  ExprId clone(ExprId e) {
+    Expr copy = k_.exprs[e];
+    for (ExprId& op : copy.operands)
+      if (op != kNone) op = clone(op);
     return k_.add(copy);
   }
 
   // Operands must come before their expression: the copies appended at the end are moved before
   // the sums that read them (every other expression keeps its order).
-  void renumber() {
+  void renumber(ContractionResult& result) {
     const std::size_t n = k_.exprs.size();
     std::vector<ExprId> new_id(n, kNone);
     std::vector<Expr> order;
@@ -652,6 +687,8 @@ class Contractor {
       update(a.value);
       update(a.compare);
     }
+    for (ExprId& id : result.contracted) update(id);
+    for (ExprId& id : result.unmodelled) update(id);
   }
 
   void dead(ExprId id) {
@@ -676,6 +713,7 @@ class Contractor {
   std::vector<bool> live_;                   // [ExprId]: live_values (a dead local's value is no use)
   std::vector<int> uses_;                    // [value]: uses as a product
   std::vector<int> sum_uses_;                // [value]: of those, as an operand of a sum
+  std::vector<int> keeps_multiply_;          // [value]: of those, a difference with a variable or p + p
   std::map<Key, std::vector<int>> table_;
   std::map<Key, int> leaves_;
   std::vector<std::vector<Key>> scopes_;

@@ -38,7 +38,8 @@ struct ContractionResult {
 };
 
 /// Rewrites, in place, the floating-point sums nvcc contracts (the rules above). The model must be
-/// structurally valid; it stays so (a rewritten sum keeps its id; its operands come before it).
+/// structurally valid; it stays so (operands come before their expression: where a product's
+/// operands are copied into a sum, the expressions are renumbered, and the ids in the result with them).
 ContractionResult contract_floating(Kernel& kernel);
 
 /// Throws InvalidInput (unsupported_construct) for the first condition that depends on a sum

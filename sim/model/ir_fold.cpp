@@ -30,7 +30,8 @@ class Fold {
       case ExprKind::Logical: {
         const std::optional<Value> left = of(0);
         if (!left) return std::nullopt;
-        if ((x.logical_op == LogicalOp::And) == (left->bits == 0)) return Value{ScalarType::Bool, left->bits != 0};
+        if ((x.logical_op == LogicalOp::And) == (left->bits == 0))
+          return Value{ScalarType::Bool, left->bits != 0};
         const std::optional<Value> right = of(1);
         if (!right) return std::nullopt;
         return Value{ScalarType::Bool, right->bits != 0 ? 1u : 0u};

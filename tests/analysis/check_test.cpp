@@ -145,8 +145,12 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
             "ci/c.toml:6:1: [[kernel.line]] needs line = N (the source line its limits are for)");
   EXPECT_EQ(refusal(kKernel + kKernel),
             "ci/c.toml:6:1: two [[kernel]] tables are named 'k': give each a unique name = \"...\"");
-  EXPECT_EQ(refusal("root = \".\"\n"),
+  EXPECT_EQ(refusal("root = \"/\"\n"),
             "ci/c.toml: no [[kernel]] table: nothing to check (each names a file, a grid and a block)");
+  // A root that is no folder, at its value's place (ci/ is none here).
+  EXPECT_EQ(refusal("root = \".\"\n"),
+            "ci/c.toml:1:8: root 'ci/' is not a folder (findings, baselines and SARIF name files relative "
+            "to it; give an existing folder)");
   // What TOML forbids and toml++ 3.3 is unsafe on (fuzz/check_config.cpp found each) is refused
   // before it parses: control characters, a header toml++ asserts on, and non-ASCII text outside
   // comments (in a string it is spelt \uXXXX).
@@ -792,6 +796,19 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   // Within a tolerance of one percentage point, 77.34% against 78.125% is no regression.
   how.tolerance = 0.01;
   EXPECT_EQ(compare_with_baseline({body_worse}, {body}, how).size(), 0u);
+  // Worse by exactly the tolerance is no regression, whatever the doubles round to (0.23 - 0.02
+  // is 0.21000000000000002 in doubles): d of 100 warp evaluations diverging, then d + 2 at 0.02,
+  // d + 3 at 0.03, d + 5 at 0.05; one more is a regression.
+  for (const auto& [tolerance, step] : {std::pair{0.02, 2}, {0.03, 3}, {0.05, 5}}) {
+    how.tolerance = tolerance;
+    for (std::uint64_t d : {1, 5, 11, 21, 22, 41, 42, 45, 50, 60, 70}) {
+      const CheckRow before = branch(12, 100, d);
+      EXPECT_TRUE(compare_with_baseline({branch(12, 100, d + step)}, {before}, how).empty())
+          << d << " + " << step;
+      EXPECT_EQ(compare_with_baseline({branch(12, 100, d + step + 1)}, {before}, how).size(), 1u)
+          << d << " + " << step + 1;
+    }
+  }
   how.tolerance = 0;
   // The same figures again regress nothing; a stale baseline fails when asked to, but not for a
   // kernel that could not be read.
@@ -804,6 +821,20 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   EXPECT_EQ(stale[0].message,
             "if condition 'if (i < n)' in 'k' of the baseline (its line 0) belongs "
             "to no [[kernel]] now (check 'k'): write the baseline again");
+  // A failing stale row is a warning (a note fails nothing), counted as such in the summary.
+  EXPECT_EQ(stale[0].level, FindingLevel::warning);
+  CheckOutcome o;
+  o.kernels = 1;
+  o.baseline = true;
+  o.findings = stale;
+  std::ostringstream text;
+  write_check_text(text, o);
+  EXPECT_EQ(text.str().substr(text.str().find("warpdiv check:")),
+            "warpdiv check: 1 kernel, 0 statements: 0 limits crossed, 0 regressions, 1 stale baseline row: "
+            "FAILED\n");
+  how.stale_fails = false;
+  EXPECT_EQ(compare_with_baseline({}, {if_then}, how)[0].level, FindingLevel::note);
+  how.stale_fails = true;
   how.unread = {"k"};
   EXPECT_TRUE(compare_with_baseline({}, {if_then}, how).empty());
 }

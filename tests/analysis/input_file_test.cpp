@@ -55,9 +55,11 @@ TEST_F(InputFile, RefusesWhatIsNoFile) {
                                 "' is a directory, not a CSV file (give a "
                                 "regular file or a pipe)");
   std::ofstream(path("empty.csv")).close();
-  EXPECT_EQ(error_of(path("empty.csv")), "--ncu-csv: '" + path("empty.csv") + "' is empty");
+  EXPECT_EQ(error_of(path("empty.csv")),
+            "--ncu-csv: '" + path("empty.csv") + "' is empty (read as a CSV file)");
   EXPECT_EQ(error_of(path("missing.csv")),
-            "--ncu-csv: '" + path("missing.csv") + "' cannot be read: No such file or directory");
+            "--ncu-csv: '" + path("missing.csv") +
+                "' cannot be read: No such file or directory (read as a CSV file)");
 }
 
 TEST_F(InputFile, RefusalsNameTheFormatTheCallerReads) {
@@ -108,7 +110,8 @@ TEST_F(InputFile, RefusesAFileOverTheLimit) {
   // A sparse file one byte over 64 MiB: refused from its size, before any read.
   fs::resize_file((std::ofstream(path("big.csv")), path("big.csv")), input_limits::kMaxBytes + 1);
   EXPECT_EQ(error_of(path("big.csv")),
-            "--ncu-csv: '" + path("big.csv") + "' is larger than 64 MiB, the limit for an input file");
+            "--ncu-csv: '" + path("big.csv") +
+                "' is larger than 64 MiB, the limit for an input file (read as a CSV file)");
   EXPECT_EQ(input_limits::kMaxBytes, 67108864u);  // 64 x 1024 x 1024
 }
 

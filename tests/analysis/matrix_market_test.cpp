@@ -412,7 +412,8 @@ TEST_F(MatrixMarket, RefusesAMissingFileNamingIt) {
     FAIL() << "read a missing file";
   } catch (const InvalidInput& e) {
     EXPECT_EQ(std::string(e.what()),
-              "--data A: '" + path("missing.mtx") + "' cannot be read: No such file or directory");
+              "--data A: '" + path("missing.mtx") +
+                  "' cannot be read: No such file or directory (read as a Matrix Market file)");
   }
   // The default names the file as a Matrix Market file.
   try {
@@ -420,7 +421,8 @@ TEST_F(MatrixMarket, RefusesAMissingFileNamingIt) {
     FAIL() << "read a missing file";
   } catch (const InvalidInput& e) {
     EXPECT_EQ(std::string(e.what()),
-              "Matrix Market file: '" + path("missing.mtx") + "' cannot be read: No such file or directory");
+              "Matrix Market file: '" + path("missing.mtx") +
+                  "' cannot be read: No such file or directory (read as a Matrix Market file)");
   }
 }
 

@@ -449,6 +449,27 @@ TEST(IncludedFiles, DirectivesAsThePreprocessorReadsThem) {
   EXPECT_THROW(included_files(fifo, {}), InvalidInput);
 }
 
+// Function-like macros (#x of a parameter, an argument that is a macro's use itself), empty macros
+// around the name, and #include_next, which reads the next directory's file of the name (every
+// such file is taken: the scan does not know which directory found the includer).
+TEST(IncludedFiles, FunctionLikeAndEmptyMacrosAndIncludeNext) {
+  const Scratch scratch;
+  const std::string h = scratch.file("h.cuh", "int h;\n");
+  const std::string g = scratch.file("g.cuh", "int g;\n");
+  const std::string e = scratch.file("e.cuh", "int e;\n");
+  fs::create_directories(fs::path(scratch.path) / "inc1");
+  fs::create_directories(fs::path(scratch.path) / "inc2");
+  const std::string first = scratch.file("inc1/n.cuh", "#include_next <n.cuh>\n");
+  const std::string second = scratch.file("inc2/n.cuh", "int n;\n");
+  const std::string file = scratch.file("k.cu",
+                                        "#define STR(x) #x\n#include STR(h.cuh)\n"
+                                        "#define Q( a ) # a\n#define G Q(g.cuh)\n#include G\n"
+                                        "#define EMPTY\n#include EMPTY \"e.cuh\" EMPTY\n"
+                                        "#include <n.cuh>\n");
+  EXPECT_EQ(included_files(file, {scratch.path + "/inc1", scratch.path + "/inc2"}),
+            (std::vector<std::string>{file, h, g, e, first, second}));
+}
+
 // The report's wording, on text written here (as nvcc 13.0 and NVRTC 13.0 print it).
 TEST(PtxasReport, ParsesEveryFigureOfEachEntry) {
   const std::string report =

@@ -812,6 +812,29 @@ TEST_F(AnalyzeSourceFile, IncompleteMemoryFiguresAreSaidAndDerivedOnesWithheld) 
   EXPECT_TRUE(contains(read_file(dir.file("full.csv")), "out[i] = a[idx[i]] * 2.0f,,yes\n"));
 }
 
+// A bool holds 0 or 1: a raw .bin buffer of bools with another byte is refused, as .npy's is (the
+// GPU's code reads the byte itself); 0s and 1s are read as written: lanes 0 .. 15 hold 1, so the
+// branch diverges in the one warp (16 of 32 lanes store).
+TEST_F(AnalyzeSourceFile, ABoolBufferOfABinFileHoldsZerosAndOnes) {
+  const std::string file = source("b.cu",
+                                  "__global__ void k(const bool *d, int *o) {\n  int i = threadIdx.x;\n"
+                                  "  if ((int)d[i] == 1) o[i] = 1;\n}\n");
+  TempDir dir;
+  write_file(dir.file("two.bin"), std::string(32, '\2'));
+  const CliResult two = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--data",
+                                     "d=" + dir.file("two.bin"), "--csv", dir.file("k.csv")});
+  EXPECT_EQ(two.status, 2);
+  EXPECT_EQ(two.err,
+            "warpdiv: error: --data d=" + dir.file("two.bin") +
+                ": element 0 (byte 0 of the file) is 2; a bool element is 0 or 1 [warpdiv-file-content]\n");
+  EXPECT_FALSE(file_exists(dir.file("k.csv")));
+  write_file(dir.file("half.bin"), std::string(16, '\1') + std::string(16, '\0'));
+  const CliResult half = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--data",
+                                      "d=" + dir.file("half.bin"), "--csv", dir.file("k.csv")});
+  ASSERT_EQ(half.status, 0) << half.err;
+  EXPECT_TRUE(contains(read_file(dir.file("k.csv")), ",if,,1,1,")) << read_file(dir.file("k.csv"));
+}
+
 // Ten block classes (blockIdx.x against 1 .. 9): the page draws maps for the first eight and says so.
 TEST_F(AnalyzeSourceFile, HtmlPageNamesTheClassesItDrawsNoMapsFor) {
   std::string body;

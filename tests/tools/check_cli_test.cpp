@@ -74,8 +74,9 @@ TEST(CheckCli, ARootThatIsNotAFolderIsRefused) {
   config.replace(config.find(kRoot), kRoot.size(), "/nonexistent");
   const CliResult r = check(dir, config);
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_EQ(r.err, "warpdiv: error: " + dir.file("c.toml") +
-                       ": root '/nonexistent' is not a folder "
+  // At its value's place (`root = "..."` opens the file: line 1, column 8), as other bad values are.
+  EXPECT_EQ(r.err, dir.file("c.toml") +
+                       ":1:8: error: root '/nonexistent' is not a folder "
                        "(findings, baselines and SARIF name files relative to it; give an existing folder) "
                        "[warpdiv-file-content]\n");
   EXPECT_EQ(r.out, "");

@@ -408,6 +408,23 @@ TEST(Version, PrintsTheProjectVersion) {
   }
 }
 
+// --version and --help take nothing after them (a command line that goes on is not what was
+// meant: nothing of it would run); `help COMMAND` is that command's help.
+TEST(Version, VersionAndHelpRefuseWhatFollowsThem) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--version", "--bogus"}, {"version", "analyze", "k.cu"}, {"--help", "extra"}, {"-h", "x"}}) {
+    const CliResult r = run_warpdiv(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_EQ(r.out, "") << args[0];
+    EXPECT_EQ(r.err, "warpdiv: error: warpdiv " + args[0] + " takes no arguments (got '" + args[1] +
+                         "'); a command's options: warpdiv COMMAND --help [warpdiv-flag-usage]\n");
+  }
+  const CliResult help = run_warpdiv({"help", "analyze"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out, run_warpdiv({"analyze", "--help"}).out);
+  EXPECT_NE(help.out.find("FILE.cu"), std::string::npos);
+}
+
 TEST(DidYouMean, NearMissCommands) {
   const std::vector<std::pair<std::string, std::string>> misses = {{"analyse", "analyze"},
                                                                    {"occupency", "occupancy"},

@@ -96,7 +96,7 @@ TEST(InputsCli, DirectoryAndEmptyFileAreToldApart) {
   for (const auto& [flag, args] : with_input(dir.path()))
     expect_refused(run(args), {flag + ": '" + dir.path() + "' is a directory"});
   for (const auto& [flag, args] : with_input(dir.file("empty.csv")))
-    expect_refused(run(args), {flag + ": '" + dir.file("empty.csv") + "' is empty"});
+    expect_refused(run(args), {flag + ": '" + dir.file("empty.csv") + "' is empty (read as a CSV file)"});
 }
 
 TEST(InputsCli, EachRefusalNamesTheFormatItsFlagReads) {

@@ -85,7 +85,8 @@ TEST(NativeCli, AnUnknownWarpdivNativeIsRefused) {
     const CliResult r = run_shell("WARPDIV_NATIVE='" + value + "' " + binary +
                                   " occupancy --gpu h100 --threads 128 --regs 32");
     expect_one_line_refusal(
-        r, "warpdiv: error: WARPDIV_NATIVE must be auto or off, or unset (got '" + value + "')");
+        r, "warpdiv: error: WARPDIV_NATIVE must be auto or off, or empty or unset for auto (got '" + value +
+               "')");
   }
   for (const std::string value : {"auto", "off", ""}) {
     const CliResult r = run_shell("WARPDIV_NATIVE='" + value + "' " + binary +

@@ -104,7 +104,14 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
       return 2;
     }
     const std::string name = argv[1];
-    if (name == "--help" || name == "-h" || name == "help") {
+    const bool help = name == "--help" || name == "-h" || name == "help";
+    for (const Command& c : kCommands)  // warpdiv help analyze: analyze's help
+      if (help && argc == 3 && argv[2] == std::string(c.name)) return c.function(Args{"--help"}, out);
+    if ((help || name == "--version" || name == "version") && argc > 2)
+      throw InvalidInput(Diag::flag_usage, "warpdiv " + name + " takes no arguments (got " +
+                                               sim::quote_value(argv[2]) +
+                                               "); a command's options: warpdiv COMMAND --help");
+    if (help) {
       usage(out);
       return 0;
     }

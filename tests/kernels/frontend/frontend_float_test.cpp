@@ -64,11 +64,16 @@ TEST_F(FrontendFloat, ProductsFeedingOneAddContract) {
   EXPECT_EQ(
       given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
       "fma(param:a, param:b, o)");
-  // A product used by two sums: both contract.
+  // A product used by two sums, one a difference with a variable: neither contracts (measured,
+  // uses/u19: c + p and e - p keep the multiply); two additions both contract (u04).
   const ir::Kernel two =
       kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = d - t;\n  if (o2 > 0.0f) return;");
-  EXPECT_EQ(given(two, "o"), "fma(param:a, param:b, param:c)");
-  EXPECT_EQ(given(two, "o2"), "fnma(param:a, param:b, param:d)");
+  EXPECT_EQ(given(two, "o"), "(t + param:c)");
+  EXPECT_EQ(given(two, "o2"), "(param:d - t)");
+  const ir::Kernel adds =
+      kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = d + t;\n  if (o2 > 0.0f) return;");
+  EXPECT_EQ(given(adds, "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(adds, "o2"), "fma(param:a, param:b, param:d)");
   // -fmad=false: every operation rounded on its own.
   EXPECT_EQ(given(kernel("  float o = a * b + c;", false), "o"), "((param:a * param:b) + param:c)");
 }
@@ -224,6 +229,37 @@ TEST_F(FrontendFloat, ProductsWithAnotherUseDoNotContract) {
       "  }");
   EXPECT_EQ(given(m1, "xt"), "(((x * x) - (y * y)) + param:c)");
   EXPECT_EQ(given(m1, "y"), "fma((2:float32 * x), y, param:d)");
+}
+
+// The other uses of a product, as nvcc 13 treats them on the H200
+// (data/validation/fma-contraction/uses: kernel uNN of uses.cu): a store of (int)p keeps the
+// multiply (u01), so do a difference with a variable (u03, u12), p + p (u25) and a fifth sum
+// (u09); p - 1.0f (u18) and four sums (u10) fuse.
+TEST_F(FrontendFloat, AProductsOtherUsesDecideItsContractionAsOnTheH200) {
+  const auto q = [&](const std::string& body) { return given(kernel("  float p = a * b;\n" + body), "q"); };
+  const std::string fused = "fma(param:a, param:b, param:c)", kept = "(p + param:c)";
+  EXPECT_EQ(q("  out[64] = (int)p;\n  float q = p + c;\n  float o = q;"), kept);                      // u01
+  EXPECT_EQ(q("  float r = p - d;\n  out[64] = (int)r;\n  float q = p + c;\n  float o = q;"), kept);  // u03
+  EXPECT_EQ(q("  float r = d - p;\n  out[64] = (int)r;\n  float q = p + c;\n  float o = q;"), kept);  // u12
+  EXPECT_EQ(q("  float r = p + p;\n  out[64] = (int)r;\n  float q = p + c;\n  float o = q;"), kept);  // u25
+  EXPECT_EQ(q("  float r = p - 1.0f;\n  out[64] = (int)r;\n  float q = p + c;\n  float o = q;"),
+            fused);  // u18
+  EXPECT_EQ(q("  out[64] = (int)((p + d) * (p + 2.0f) * (p + 3.0f));\n  float q = p + c;\n  float o = q;"),
+            fused);  // u10: four sums
+  EXPECT_EQ(q("  out[64] = (int)((p + d) * (p + 2.0f) * (p + 3.0f) * (p + 4.0f));\n  float q = p + c;\n"
+              "  float o = q;"),
+            kept);  // u09: five
+  // A product of expressions kept in a local is read again where nothing it reads has changed:
+  // (float)n * b + c is one FMA; after p *= 2.0f the sum's product is no longer the source's, and a
+  // branch on it is an unsupported construct (not data).
+  EXPECT_EQ(given(kernel("  float x = (float)n * b;\n  float o = x + c;"), "o"),
+            "fma((float32)param:n, param:b, param:c)");
+  const std::string why = refusal(
+      "__global__ void k(int* out, float a, float b, float c, float d) {\n"
+      "  float p = a * b; p += c; p *= 2.0f; p -= d;\n  if (p > 0.0f) out[0] = 1;\n}\n");
+  EXPECT_NE(why.find("which nvcc contracts with a product whose operands have changed since: not supported"),
+            std::string::npos)
+      << why;
 }
 
 TEST_F(FrontendFloat, TwoContractibleProductsAreNotGuessed) {
