@@ -619,17 +619,24 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
     std::vector<std::string> cells;
   };
   std::vector<Line> lines;
+  bool uncounted = false;
   const auto add = [&](const std::vector<ListingLine>& listing) {
     for (const ListingLine& l : listing) {
-      if (!l.memory) continue;
-      const MemoryFigures& m = *l.memory;
-      if (!m.has_global && !m.has_shared && m.flops == 0) continue;
+      // A space whose accesses on the line are not counted shows '?', not '-' (none).
+      bool global_skipped = false, shared_skipped = false;
+      for (const std::size_t i : l.accesses_not_counted)
+        (report.memory.accesses[i].space == "shared" ? shared_skipped : global_skipped) = true;
+      const MemoryFigures m = l.memory ? *l.memory : MemoryFigures{};
+      if (!m.has_global && !m.has_shared && m.flops == 0 && !global_skipped && !shared_skipped) continue;
       Line line{l.label, l.text, {}};
       for (const LineColumn& c : line_columns()) {
         if (c.text.empty()) continue;
         const std::optional<double> ratio = c.ratio ? c.ratio(m) : std::nullopt;
         const std::optional<Count> count = line_count(c, m);
-        line.cells.push_back(ratio ? percent_text(*ratio) : count ? to_decimal(*count) : "-");
+        const bool skipped = (c.needs == LineColumn::Needs::Global && global_skipped && !m.has_global) ||
+                             (c.needs == LineColumn::Needs::Shared && shared_skipped && !m.has_shared);
+        uncounted = uncounted || skipped;
+        line.cells.push_back(ratio ? percent_text(*ratio) : count ? to_decimal(*count) : skipped ? "?" : "-");
       }
       lines.push_back(std::move(line));
     }
@@ -647,6 +654,7 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
     titles.push_back(c.text);
     if (!c.note.empty()) out << c.note << '\n';
   }
+  if (uncounted) out << "?: not counted on this line (the accesses and why are listed below); -: none.\n";
   out << '\n';
   std::vector<int> widths;
   for (std::size_t c = 0; c < titles.size(); ++c) {

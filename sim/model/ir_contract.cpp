@@ -168,6 +168,7 @@ class Contractor {
     uses_.push_back(0);
     sum_uses_.push_back(0);
     keeps_multiply_.push_back(0);
+    uniform_product_.push_back(false);
     return static_cast<int>(uses_.size()) - 1;
   }
   // Constants, parameters, built-ins and a local's version: the same value wherever they are read.
@@ -417,6 +418,7 @@ class Contractor {
           if (op != kNone) use(op);
         // A warp function's value depends on which lanes run it: never the same as another's.
         v = e.kind == ExprKind::Warp ? new_value() : number(key, available);
+        if (is_product(e) && uniform(id)) uniform_product_[static_cast<std::size_t>(v)] = true;
         // A sum that is only a product's sign (`p - 0.0f`) is no sum: the sum around it is.
         if (is_sum(e) && signed_product(k_, id).product == kNone) {
           const int left = count_sum_use(e.operands[0], e.type), right = count_sum_use(e.operands[1], e.type);
@@ -488,6 +490,16 @@ class Contractor {
     sites_.push_back(s);
   }
 
+  // Whether `id` is computed from constants and parameters alone (the same in every thread).
+  bool uniform(ExprId id) const {
+    const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
+    if (e.kind == ExprKind::Constant || e.kind == ExprKind::Param) return true;
+    if (e.kind != ExprKind::Cast && e.kind != ExprKind::Unary && e.kind != ExprKind::Binary) return false;
+    for (const ExprId op : e.operands)
+      if (op != kNone && !uniform(op)) return false;
+    return true;
+  }
+
   // The values a statement's stores write (MemoryAccess::value, a cas's compare).
   void store_values(const Stmt& s) {
     for (std::int32_t a : s.accesses) {
@@ -557,8 +569,10 @@ class Contractor {
     // the sums that use it when every use is a sum, and, for a product used more than once, when
     // there are at most 4 uses, none a difference of it and a variable (p - d, d - p; p - 1.0f
     // adds -1) and none a sum of it with itself (p + p).
+    // Measured for products of kernel parameters only: a product of per-thread values used by
+    // v + s and s - v fuses into both (kernels/zoo/data/fma_shapes.cu, validated bit for bit).
     if (uses_[v] < 1 || uses_[v] != sum_uses_[v]) return false;
-    return uses_[v] == 1 || (uses_[v] <= 4 && keeps_multiply_[v] == 0);
+    return uses_[v] == 1 || !uniform_product_[v] || (uses_[v] <= 4 && keeps_multiply_[v] == 0);
   }
 
   void decide(const SumSite& s, ContractionResult& result) {
@@ -714,6 +728,7 @@ class Contractor {
   std::vector<int> uses_;                    // [value]: uses as a product
   std::vector<int> sum_uses_;                // [value]: of those, as an operand of a sum
   std::vector<int> keeps_multiply_;          // [value]: of those, a difference with a variable or p + p
+  std::vector<bool> uniform_product_;        // [value]: a product of constants and parameters
   std::map<Key, std::vector<int>> table_;
   std::map<Key, int> leaves_;
   std::vector<std::vector<Key>> scopes_;

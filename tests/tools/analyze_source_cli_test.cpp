@@ -835,6 +835,29 @@ TEST_F(AnalyzeSourceFile, ABoolBufferOfABinFileHoldsZerosAndOnes) {
   EXPECT_TRUE(contains(read_file(dir.file("k.csv")), ",if,,1,1,")) << read_file(dir.file("k.csv"));
 }
 
+// A line whose shared atomic cannot be placed (its address reads in[i], no --data): the text
+// table's shared cells say '?' (not counted), not '-' (none), as the HTML says "not counted"; the
+// line's global load is counted (16 requests of 1-byte lanes: 500 threads, 16 warps).
+TEST_F(AnalyzeSourceFile, AnUncountedAccessIsAQuestionMarkNotADash) {
+  const std::string file = source("h.cu",
+                                  "__global__ void h(const unsigned char *in, unsigned int *bins, int n) {\n"
+                                  "  __shared__ unsigned int s[256];\n"
+                                  "  if (threadIdx.x < 256) s[threadIdx.x] = 0;\n"
+                                  "  __syncthreads();\n"
+                                  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "  if (i < n) atomicAdd(&s[in[i]], 1);\n"
+                                  "}\n");
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "4", "--block", "128", "--arg", "n=500"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(
+      contains(r.out, "?: not counted on this line (the accesses and why are listed below); -: none.\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "    6          16       16   97.7%      16       0         0           ?           ?"
+                       "          ?      0  if (i < n) atomicAdd(&s[in[i]], 1);\n"))
+      << r.out;
+}
+
 // Ten block classes (blockIdx.x against 1 .. 9): the page draws maps for the first eight and says so.
 TEST_F(AnalyzeSourceFile, HtmlPageNamesTheClassesItDrawsNoMapsFor) {
   std::string body;

@@ -27,12 +27,12 @@ constexpr int kDefaultTile = 16;
 
 po::options_description occupancy_options() {
   po::options_description options(
-      "warpdiv occupancy: theoretical occupancy of a launch on a GPU, limit by limit, as NVIDIA's\n"
-      "occupancy calculator and Nsight Compute's Occupancy section work it out.\n\n"
-      "usage: warpdiv occupancy --gpu NAME [--tile T | --threads N] [--regs R] [--smem BYTES]\n"
-      "                         [--dynamic-smem BYTES] [--carveout PCT] [--gpu-file FILE] [--csv FILE]\n"
-      "       warpdiv occupancy FILE.cu [--kernel NAME] --block X[,Y[,Z]] --gpu NAME [-D ...] [-I ...]\n"
+      "warpdiv occupancy: theoretical occupancy of your kernel's launch on a GPU, limit by limit, as\n"
+      "NVIDIA's occupancy calculator and Nsight Compute's Occupancy section work it out.\n\n"
+      "usage: warpdiv occupancy FILE.cu [--kernel NAME] --block X[,Y[,Z]] --gpu NAME [-D ...] [-I ...]\n"
       "                         [--regs R] [--smem BYTES] [--dynamic-smem BYTES] ...\n"
+      "       warpdiv occupancy --gpu NAME [--tile T | --threads N] [--regs R] [--smem BYTES]\n"
+      "                         [--dynamic-smem BYTES] [--carveout PCT] [--gpu-file FILE] [--csv FILE]\n"
       "       warpdiv occupancy --gpu list [--gpu-file FILE]\n\n"
       "With FILE.cu the kernel is compiled for the GPU's architecture (nvcc, else NVRTC; no GPU\n"
       "needed) and its registers and static shared memory are read from ptxas's report;\n"

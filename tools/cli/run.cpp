@@ -27,7 +27,8 @@ int diagnostics_command(const Args& args, std::ostream& out);
 constexpr Command kCommands[] = {
     {"analyze", analyze_command,
      "per-line divergence, memory requests, sectors and bank conflicts of any kernel (FILE.cu)"},
-    {"sweep", sweep_command, "exact counts of many sizes and tiles into one CSV (Ctrl-C keeps rows)"},
+    {"sweep", sweep_command,
+     "exact counts of FILE.cu over many sizes (--arg lists, block sizes) into one CSV (Ctrl-C keeps rows)"},
     {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
