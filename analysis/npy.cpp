@@ -229,17 +229,20 @@ void check_size(NpyArray& a, std::uint64_t data_bytes, const std::string& source
                        " after its header");
 }
 
-// A bool element is the byte 0 or 1.
 void check_bools(const NpyArray& a, std::size_t data_at, const std::string& source) {
-  for (std::size_t k = 0; k < a.data.size(); ++k) {
-    const auto b = static_cast<unsigned char>(a.data[k]);
-    if (b > 1)
-      refuse(source, "element " + std::to_string(k) + " (byte " + std::to_string(data_at + k) +
-                         " of the file) is " + std::to_string(b) + "; a bool (|b1) element is 0 or 1");
-  }
+  if (const std::optional<std::size_t> k = first_non_bool(a.data))
+    refuse(source, "element " + std::to_string(*k) + " (byte " + std::to_string(data_at + *k) +
+                       " of the file) is " + std::to_string(static_cast<unsigned char>(a.data[*k])) +
+                       "; a bool (|b1) element is 0 or 1");
 }
 
 }  // namespace
+
+std::optional<std::size_t> first_non_bool(const std::string& bytes) {
+  for (std::size_t k = 0; k < bytes.size(); ++k)
+    if (static_cast<unsigned char>(bytes[k]) > 1) return k;
+  return std::nullopt;
+}
 
 NpyArray parse_npy(const std::string& bytes, const std::string& source) {
   const Preamble p = read_preamble(bytes, source);

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct NpyArray {
 const std::vector<std::string>& npy_element_types();
 /// The same as text: "<f4, <f8, |i1, ...".
 std::string npy_element_types_text();
+
+/// The first byte of `bytes` that is no bool (a bool element is the byte 0 or 1: another is
+/// undefined behaviour, and nvcc's code reads the byte as it is); nullopt when all are.
+std::optional<std::size_t> first_non_bool(const std::string& bytes);
 
 /// Parses the bytes of a .npy file (`source` names it in messages).
 NpyArray parse_npy(const std::string& bytes, const std::string& source);

@@ -523,14 +523,13 @@ std::string file_values(const std::string& file, const std::string& name, const 
       throw InvalidInput(Diag::file_content,
                          what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
                              pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
-    // A bool holds 0 or 1 (another byte is undefined behaviour, read raw by nvcc's code), as in .npy.
-    const bool boolean = pointee == "bool" || pointee == "_Bool";
-    for (std::size_t k = 0; boolean && k < bytes.size(); ++k)
-      if (static_cast<unsigned char>(bytes[k]) > 1)
-        throw InvalidInput(Diag::file_content, what + ": element " + std::to_string(k) + " (byte " +
-                                                   std::to_string(k) + " of the file) is " +
-                                                   std::to_string(static_cast<unsigned char>(bytes[k])) +
-                                                   "; a bool element is 0 or 1");
+    const std::optional<std::size_t> k =
+        pointee == "bool" || pointee == "_Bool" ? analysis::first_non_bool(bytes) : std::nullopt;
+    if (k)
+      throw InvalidInput(Diag::file_content, what + ": element " + std::to_string(*k) + " (byte " +
+                                                 std::to_string(*k) + " of the file) is " +
+                                                 std::to_string(static_cast<unsigned char>(bytes[*k])) +
+                                                 "; a bool element is 0 or 1");
     return bytes;
   }
   if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
