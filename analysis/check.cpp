@@ -938,12 +938,10 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
     const CheckRow& b = baseline[j];
     if (used[j] || listed(how.unread, b.check)) continue;
     const bool known = listed(how.checks, b.check);
-    Finding f =
-        at_row(b, "baseline-vanished",
-               key_words(b) + " of the baseline (its line " + std::to_string(b.baseline_line) + ") " +
-                   (known ? "is not among the statements now"
-                          : "belongs to no [[kernel]] now (check " + sim::quote_value(b.check) + ")") +
-                   ": write the baseline again");
+    Finding f = at_row(b, "baseline-vanished",
+                       key_words(b) + " of the baseline (its line " + std::to_string(b.baseline_line) + ") " +
+                           (known ? "is not among the statements now" : "belongs to no [[kernel]] now") +
+                           ": write the baseline again");
     f.level = how.stale_fails ? FindingLevel::warning : FindingLevel::note;  // a failure is no note
     f.fails = how.stale_fails;
     out.push_back(std::move(f));

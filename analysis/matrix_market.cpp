@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -459,9 +460,16 @@ std::string matrix_market_view(const SparseMatrix& m, const std::string& view,
 
   out.reserve(m.values.size() * type.bytes);
   if (type.kind == 'f') {
-    for (const double v : m.values) {
+    for (std::size_t k = 0; k < m.values.size(); ++k) {
+      const double v = m.values[k];
       if (type.bytes == 4) {
         const float f = static_cast<float>(v);  // round to nearest, as C converts
+        if (std::isinf(f) && !std::isinf(v)) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%.17g", v);
+          throw refuse("element " + std::to_string(k) + " of " + view + " is " + text +
+                       ", outside float's range (a finite value of magnitude at most 3.4028235e+38)");
+        }
         std::uint32_t bits = 0;
         std::memcpy(&bits, &f, 4);
         put_le(out, bits, 4);

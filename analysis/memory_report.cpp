@@ -33,6 +33,7 @@ MemoryFigures& operator+=(MemoryFigures& a, const MemoryFigures& b) {
   a.flops += b.flops;
   a.has_global = a.has_global || b.has_global;
   a.has_shared = a.has_shared || b.has_shared;
+  a.accesses_not_counted += b.accesses_not_counted;
   return a;
 }
 
@@ -57,7 +58,10 @@ struct StatementMemoryObserver : ir::IgnoreEvents {
   StatementMemoryObserver(MemoryFigures& figures, const std::vector<std::string>& why)
       : f(figures), not_counted(why) {}
   void on(const ir::AccessEvent& e) {
-    if (!not_counted[static_cast<std::size_t>(e.site)].empty()) return;
+    if (!not_counted[static_cast<std::size_t>(e.site)].empty()) {
+      ++f.accesses_not_counted;
+      return;
+    }
     if (e.space == ir::AddressSpace::Shared) {
       f.has_shared = true;
       f.shared_requests += e.requests;
@@ -136,11 +140,20 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
   }
   std::stable_sort(m.accesses.begin(), m.accesses.end(),
                    [](const AccessRow& x, const AccessRow& y) { return x.line < y.line; });
+  // Operations whose lanes depend on a value the launch does not compute are left out by the
+  // engines (LaunchPlan::compile_memory): their statement's flops are not counted.
+  const std::vector<ir::ExprId> origins = ir::opaque_origins(kernel, result.computed_loads);
   for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
     const ir::Stmt& stmt = kernel.stmts[s];
     if (m.counted) m.flops += result.flops[s];
     std::string why_flops = stmt.flops_not_counted;
     if (m.counted && why_flops.empty() && !result.flop_faults[s].empty()) why_flops = result.flop_faults[s];
+    for (const ir::FloatOps& f : stmt.flops)
+      if (m.counted && why_flops.empty() && f.guard != ir::kNone &&
+          origins[static_cast<std::size_t>(f.guard)] != ir::kNone)
+        why_flops =
+            "the lanes that run them depend on " +
+            kernel.exprs[static_cast<std::size_t>(origins[static_cast<std::size_t>(f.guard)])].description;
     if (!why_flops.empty())
       m.flops_not_counted.push_back(ir::location(kernel, stmt.range) + ": " + why_flops);
   }

@@ -36,6 +36,9 @@ struct MemoryFigures {
   sim::Count flops = 0;
   bool has_global = false;  // the statement has a counted global / shared access
   bool has_shared = false;
+  /// The statement's accesses whose figures are not counted (accesses_not_counted says why):
+  /// the figures above leave them out.
+  sim::Count accesses_not_counted = 0;
 };
 
 /// Adds `b`'s figures to `a` (the figures of several statements on one source line).

@@ -132,9 +132,7 @@ struct MemoryCells {
 };
 
 MemoryCells memory_cells(const SourceReport& report, const ListingLine& l) {
-  bool global_skipped = false, shared_skipped = false;
-  for (const std::size_t i : l.accesses_not_counted)
-    (report.memory.accesses[i].space == "shared" ? shared_skipped : global_skipped) = true;
+  const LineGaps gaps = line_gaps(report, l);
   MemoryCells out;
   const auto cell = [](std::string& to, const std::string& text, int shade = 0, const char* kind = "") {
     to += (shade ? "<td class=\"" + std::string(kind) + std::to_string(shade) + "\">" : "<td>") + text +
@@ -144,24 +142,26 @@ MemoryCells memory_cells(const SourceReport& report, const ListingLine& l) {
   const MemoryFigures m = figures ? *l.memory : MemoryFigures{};
   const auto digits = [](sim::Count c) { return html::group_digits(sim::to_decimal(c)); };
   const std::string blank = figures ? "-" : "";
+  const auto marked = [](const std::string& figure, bool gap) { return gap ? figure + "?" : figure; };
   // Sector efficiency, shaded.
   const std::optional<double> e = sector_efficiency(m);
   cell(out.costs,
-       e                                 ? percent(*e)
-       : m.has_global || !global_skipped ? blank
-                                         : "not counted",
+       e             ? marked(percent(*e), gaps.global)
+       : gaps.global ? "not counted"
+                     : blank,
        e ? global_shade(*e) : 0, "mg");
   // Bank conflicts, shaded.
   const std::optional<double> c = conflicts_per_request(m);
   cell(out.costs,
-       m.has_shared     ? digits(m.shared_bank_conflicts)
-       : shared_skipped ? "not counted"
-                        : blank,
+       m.has_shared  ? marked(digits(m.shared_bank_conflicts), gaps.shared)
+       : gaps.shared ? "not counted"
+                     : blank,
        c ? shared_shade(*c) : 0, "ms");
   for (const LineColumn& column : line_columns()) {
     if (column.html.empty()) continue;
     const std::optional<sim::Count> count = line_count(column, m);
-    cell(out.figures, figures && count ? digits(*count) : blank);
+    const std::string text = line_cell(column, gaps, figures && count ? digits(*count) : "");
+    cell(out.figures, text == "-" ? blank : text);
   }
   return out;
 }
@@ -174,6 +174,17 @@ std::string memory_notes(const SourceReport& report) {
   if (!m.counted)
     out += "<p class=\"note\">Memory figures: not counted" +
            (m.not_counted.empty() ? std::string() : " (" + escape(m.not_counted) + ")") + ".</p>\n";
+  bool gaps = false;
+  for (const auto* lines : {&report.listing, &report.elsewhere})
+    for (const ListingLine& l : *lines) {
+      const LineGaps g = line_gaps(report, l);
+      gaps = gaps || g.global || g.shared;
+    }
+  if (gaps) {
+    std::string legend = kLineGapLegend;
+    std::replace(legend.begin(), legend.end(), '\n', ' ');
+    out += "<p class=\"note\">" + escape(legend) + "</p>\n";
+  }
   for (const AccessRow& a : m.accesses)
     if (!a.not_counted.empty())
       out += "<p class=\"note\">Not counted: " + escape(not_counted_text(a)) + "</p>\n";
@@ -676,6 +687,9 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
         "<p class=\"note hazard\" id=\"incomplete\">Incomplete: " + escape(sim::listed(report.incomplete)) +
         " (listed under the annotated source).</p>\n";
   out += listing_html(report);
+  if (!page.launch_summary.empty())
+    out += "<section><h2>The launch</h2>\n<pre style=\"white-space:pre-wrap\">" +
+           escape(page.launch_summary) + "</pre></section>\n";
   for (const PartialBarrier& p : report.partial_barriers)
     out += "<p class=\"note hazard\">" + escape(p.where) +
            ": partial barrier: only part of the block reaches this __syncthreads() in " +
@@ -685,7 +699,8 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   if (!report.order_dependent.empty()) {
     out +=
         "<p class=\"note hazard\">Order-dependent (threads pass values through memory the kernel writes; "
-        "counted with blocks, warps and lanes in ascending order, which the GPU does not keep):</p>\n<ul>\n";
+        "counted with blocks, warps and lanes in ascending order, a block's warps up to each barrier in "
+        "turn, which the GPU does not keep):</p>\n<ul>\n";
     for (const std::string& line : report.order_dependent) out += "<li>" + escape(line) + "</li>\n";
     out += "</ul>\n";
   }

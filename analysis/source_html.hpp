@@ -87,6 +87,9 @@ struct SourceHtmlPage {
     std::string note;  // why there are none
   };
   std::vector<Maps> maps;
+  /// The launch's totals as the text report words them (memory, arithmetic intensity, the
+  /// roofline bound, and with --gpu the occupancy): shown preformatted; "" for none.
+  std::string launch_summary;
 };
 
 /// The whole page, "<!DOCTYPE html>" to "</html>".

@@ -222,18 +222,48 @@ bool same_range(const ir::SourceRange& a, const ir::SourceRange& b) {
          std::tie(b.file, b.line, b.column, b.end_line, b.end_column);
 }
 
-// The Work statement the front-end puts before a statement that holds no memory accesses, to hold
-// them: `next` follows `s` in their block.
+// Whether `s` is a part of `next`, which follows it in their block, at the same place: the Work
+// statement the front-end puts before a statement that holds no memory accesses, to hold them;
+// or one of several plain statements one source statement is lowered to (`const int *p =
+// nullptr`: the pointer's offset and whether it is null; `int *q{o}`: its declaration and the
+// work of its initialiser).
 bool holds_accesses_of(const ir::Stmt& s, const ir::Stmt& next) {
   static constexpr ir::StmtKind kHolders[] = {ir::StmtKind::Declare, ir::StmtKind::Assign, ir::StmtKind::Work,
                                               ir::StmtKind::Return, ir::StmtKind::Block};
-  return s.kind == ir::StmtKind::Work && s.range.line != 0 && same_range(s.range, next.range) &&
+  static constexpr ir::StmtKind kPlain[] = {ir::StmtKind::Declare, ir::StmtKind::Assign, ir::StmtKind::Work};
+  const auto plain = [](const ir::Stmt& x) {
+    return std::find(std::begin(kPlain), std::end(kPlain), x.kind) != std::end(kPlain);
+  };
+  if (s.range.line == 0 || !same_range(s.range, next.range)) return false;
+  if (plain(s) && plain(next)) return true;
+  return s.kind == ir::StmtKind::Work &&
          std::find(std::begin(kHolders), std::end(kHolders), next.kind) == std::end(kHolders);
 }
 
 }  // namespace
 
 bool same_statement(const SourceRow& a, const SourceRow& b) { return statement_key(a) == statement_key(b); }
+
+LineGaps line_gaps(const SourceReport& report, const ListingLine& line) {
+  LineGaps gaps;
+  for (const std::size_t i : line.accesses_not_counted) {
+    const std::string& space = report.memory.accesses[i].space;
+    if (space == "shared") gaps.shared = true;
+    if (space == "global") gaps.global = true;
+  }
+  return gaps;
+}
+
+std::string line_cell(const LineColumn& column, const LineGaps& gaps, const std::string& figure) {
+  const bool gap = (column.needs == LineColumn::Needs::Global && gaps.global) ||
+                   (column.needs == LineColumn::Needs::Shared && gaps.shared);
+  if (figure.empty()) return gap ? "?" : "-";
+  return gap ? figure + "?" : figure;
+}
+
+const char* const kLineGapLegend =
+    "?: not counted on this line; a figure and ? (2?): the line's other accesses of that kind not\n"
+    "counted (the accesses and why are listed below); -: none.";
 
 std::vector<StatementPart> statement_parts(const ir::Kernel& kernel) {
   std::vector<StatementPart> parts(kernel.stmts.size());
@@ -297,6 +327,9 @@ CsvColumns<SourceRow> make_source_csv_columns() {
       return figure ? to_decimal(*figure) : "";
     });
   }
+  columns.add("accesses_not_counted", [](const SourceRow& r) {
+    return r.memory ? to_decimal(r.memory->accesses_not_counted) : std::string();
+  });
   columns.add("simd_efficiency", efficiency_text);
   columns.add("statement", [](const SourceRow& r) { return r.text; });
   columns.add("inlined_at", [](const SourceRow& r) { return r.inlined_at; });
@@ -623,20 +656,19 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
   const auto add = [&](const std::vector<ListingLine>& listing) {
     for (const ListingLine& l : listing) {
       // A space whose accesses on the line are not counted shows '?', not '-' (none).
-      bool global_skipped = false, shared_skipped = false;
-      for (const std::size_t i : l.accesses_not_counted)
-        (report.memory.accesses[i].space == "shared" ? shared_skipped : global_skipped) = true;
+      const LineGaps gaps = line_gaps(report, l);
       const MemoryFigures m = l.memory ? *l.memory : MemoryFigures{};
-      if (!m.has_global && !m.has_shared && m.flops == 0 && !global_skipped && !shared_skipped) continue;
+      if (!m.has_global && !m.has_shared && m.flops == 0 && !gaps.global && !gaps.shared) continue;
       Line line{l.label, l.text, {}};
       for (const LineColumn& c : line_columns()) {
         if (c.text.empty()) continue;
         const std::optional<double> ratio = c.ratio ? c.ratio(m) : std::nullopt;
         const std::optional<Count> count = line_count(c, m);
-        const bool skipped = (c.needs == LineColumn::Needs::Global && global_skipped && !m.has_global) ||
-                             (c.needs == LineColumn::Needs::Shared && shared_skipped && !m.has_shared);
-        uncounted = uncounted || skipped;
-        line.cells.push_back(ratio ? percent_text(*ratio) : count ? to_decimal(*count) : skipped ? "?" : "-");
+        line.cells.push_back(line_cell(c, gaps,
+                                       ratio   ? percent_text(*ratio)
+                                       : count ? to_decimal(*count)
+                                               : ""));
+        uncounted = uncounted || line.cells.back().back() == '?';
       }
       lines.push_back(std::move(line));
     }
@@ -654,7 +686,7 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
     titles.push_back(c.text);
     if (!c.note.empty()) out << c.note << '\n';
   }
-  if (uncounted) out << "?: not counted on this line (the accesses and why are listed below); -: none.\n";
+  if (uncounted) out << kLineGapLegend << '\n';
   out << '\n';
   std::vector<int> widths;
   for (std::size_t c = 0; c < titles.size(); ++c) {
@@ -742,7 +774,8 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
 
   if (!report.order_dependent.empty()) {
     out << "\nOrder-dependent (threads pass values through memory the kernel writes; counted with blocks,\n"
-           "warps and lanes in ascending order, which the GPU does not keep):\n";
+           "warps and lanes in ascending order, a block's warps up to each barrier in turn, which the\n"
+           "GPU does not keep):\n";
     for (const std::string& line : report.order_dependent) out << "  " << line << "\n";
   }
 
@@ -752,8 +785,15 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
     return;
   }
   out << "(block, instance) executions that at least one thread reaches\n";
-  for (const SourceRow& b : report.barriers) {
-    out << "  line " << b.line << ": " << to_decimal(b.counts.block_executions) << " block executions, ";
+  // Summed over the calls of an inlined function, as the table; each call with --by-call-site.
+  std::vector<const SourceRow*> shown;
+  for (const SourceRow& b : report.by_call_site ? report.barriers : report.summed)
+    if (b.barrier && !b.iteration) shown.push_back(&b);
+  for (const SourceRow* row : shown) {
+    const SourceRow& b = *row;
+    out << "  line " << b.line
+        << (report.by_call_site && !b.inlined_at.empty() ? " (inlined at " + b.inlined_at + ")" : "") << ": "
+        << to_decimal(b.counts.block_executions) << " block executions, ";
     if (b.counts.partial_block_executions == 0)
       out << "every thread of the block reaches each\n";
     else

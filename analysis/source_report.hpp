@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/csv.hpp"
+#include "analysis/line_columns.hpp"
 #include "analysis/memory_report.hpp"
 #include "sim/model/ir.hpp"
 #include "sim/classes/ir_classes.hpp"
@@ -157,6 +158,19 @@ struct SourceReportOptions {
   /// Ctrl-C's flag: once it is set, make_source_report stops (Interrupted) between rows.
   const std::atomic<bool>* stop = nullptr;
 };
+
+/// The spaces with a column (global, shared) in which some access of a listing line is not
+/// counted; constant and local memory, which have no column, mark none (the report lists them).
+struct LineGaps {
+  bool global = false, shared = false;
+};
+LineGaps line_gaps(const SourceReport& report, const ListingLine& line);
+/// A line's cell for `column` as the text and the HTML show it: the figure (`figure`, already
+/// formatted; "" where the line has none), "?" where the line has none but some of the space's
+/// accesses are not counted, the figure and "?" ("2?") where it leaves some out, "-" for none.
+std::string line_cell(const LineColumn& column, const LineGaps& gaps, const std::string& figure);
+/// The legend of "?" under a listing that shows one (two lines; the HTML joins them).
+extern const char* const kLineGapLegend;
 
 /// True when `a` and `b` count the same source statement (file, line, column, kind) in the same
 /// iteration, wherever its function was inlined: the rows SourceReport::summed adds up.

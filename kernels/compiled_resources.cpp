@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -24,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -281,7 +283,10 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc, const 
   text << rule.rdbuf();
   std::vector<std::string> read = parse_dependency_rule(text.str());
   if (!request.source.empty()) read.erase(std::remove(read.begin(), read.end(), input), read.end());
-  for (CompiledResources& f : functions) f.files_read = read;
+  for (CompiledResources& f : functions) {
+    f.files_read = read;
+    f.compiler_file = nvcc;
+  }
   return functions;
 }
 
@@ -342,10 +347,14 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
       nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 && name)
     lowered = name;
   std::vector<CompiledResources> functions = parse_ptxas_report(log);
+  for (CompiledResources& f : functions) f.compiler_file = nvrtc.path;
   if (request.source.empty()) {
     std::vector<std::string> dirs = request.include_dirs;
     dirs.insert(dirs.begin(), directory_of(request.file));
-    const std::vector<std::string> read = included_files(request.file, dirs);
+    std::vector<std::string> read = included_files(request.file, dirs);
+    // NVRTC names no dependencies: also what the sources' text names, which a macro may include.
+    const std::vector<std::string> named = mentioned_files(read, request.include_dirs, request.defines);
+    read.insert(read.end(), named.begin(), named.end());
     for (CompiledResources& f : functions) f.files_read = read;
   }
   return functions;
@@ -607,6 +616,38 @@ std::vector<std::string> included_files(const std::string& file,
   return files;
 }
 
+std::vector<std::string> mentioned_files(const std::vector<std::string>& files,
+                                         const std::vector<std::string>& include_dirs,
+                                         const std::vector<std::string>& defines) {
+  static const std::regex name(R"([A-Za-z_][A-Za-z0-9_+./-]*\.[A-Za-z0-9_]+)");
+  std::set<std::string> names;
+  const auto collect = [&](const std::string& text) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it)
+      names.insert(it->str());
+  };
+  std::set<std::string> dirs(include_dirs.begin(), include_dirs.end());
+  for (const std::string& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    collect(text.str());
+    dirs.insert(fs::path(f).parent_path().string());
+  }
+  for (const std::string& d : defines) collect(d);
+  std::vector<std::string> found;
+  std::error_code error;
+  for (const std::string& dir : dirs)
+    for (const std::string& n : names) {
+      const fs::path candidate = fs::path(dir) / n;
+      if (!fs::is_regular_file(candidate, error)) continue;
+      const std::string path = candidate.lexically_normal().string();
+      if (std::find(files.begin(), files.end(), path) == files.end() &&
+          std::find(found.begin(), found.end(), path) == found.end())
+        found.push_back(path);
+    }
+  return found;
+}
+
 std::string CompiledResources::origin() const { return compiler + " for " + arch + " (ptxas)"; }
 
 std::string function_name(const std::string& demangled) {
@@ -629,7 +670,22 @@ std::string function_name(const std::string& demangled) {
   return demangled.substr(start, open == std::string::npos ? std::string::npos : open - start);
 }
 
+namespace {
+
+// A figure of ptxas's report, from 0 to `most` (a compiler that prints another is refused).
+std::int64_t report_figure(const std::string& digits, const char* what, std::int64_t most) {
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || end != digits.data() + digits.size() || value > most)
+    throw InvalidInput(Diag::source_errors, "the compiler's report (ptxas -v) gives " + digits + " " + what +
+                                                ", outside 0 .. " + std::to_string(most));
+  return value;
+}
+
+}  // namespace
+
 std::vector<CompiledResources> parse_ptxas_report(const std::string& report) {
+  constexpr std::int64_t kMostBytes = std::int64_t{1} << 40;
   static const std::regex entry("Compiling entry function '([^']+)' for '([^']+)'");
   static const std::regex stack(
       "([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, "
@@ -652,14 +708,16 @@ std::vector<CompiledResources> parse_ptxas_report(const std::string& report) {
     if (functions.empty()) continue;
     CompiledResources& f = functions.back();
     if (std::regex_search(line, m, stack)) {
-      f.local_bytes = std::stoll(m[1]);
-      f.spill_store_bytes = std::stoll(m[2]);
-      f.spill_load_bytes = std::stoll(m[3]);
+      f.local_bytes = report_figure(m[1], "bytes of stack frame", kMostBytes);
+      f.spill_store_bytes = report_figure(m[2], "bytes of spill stores", kMostBytes);
+      f.spill_load_bytes = report_figure(m[3], "bytes of spill loads", kMostBytes);
     }
     if (std::regex_search(line, m, used)) {
-      f.registers_per_thread = std::stoi(m[1]);
-      if (std::regex_search(line, m, barriers)) f.barriers = std::stoi(m[1]);
-      if (std::regex_search(line, m, smem)) f.static_shared_bytes = std::stoll(m[1]);
+      f.registers_per_thread = static_cast<int>(report_figure(m[1], "registers per thread", 255));
+      if (std::regex_search(line, m, barriers))
+        f.barriers = static_cast<int>(report_figure(m[1], "barriers", 16));
+      if (std::regex_search(line, m, smem))
+        f.static_shared_bytes = report_figure(m[1], "bytes of shared memory", kMostBytes);
     }
   }
   return functions;

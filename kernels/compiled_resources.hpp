@@ -59,6 +59,8 @@ struct CompiledResources {
   /// The files the compiler read: nvcc's own dependency list (-MD), or for NVRTC, which gives
   /// none, the file and the headers its #include lines name (resolved as the compiler would).
   std::vector<std::string> files_read;
+  /// The compiler run: the nvcc program, or the NVRTC library loaded.
+  std::string compiler_file;
 
   /// "nvcc 13.0 for sm_90 (ptxas)": where the figures come from.
   std::string origin() const;
@@ -101,6 +103,15 @@ int compile_stop_signal();
 /// FIFO, a device) is refused, InvalidInput naming it. Exposed for tests.
 std::vector<std::string> included_files(const std::string& file,
                                         const std::vector<std::string>& include_dirs);
+
+/// Files a preprocessor may read that included_files cannot follow (a name built by macros it
+/// does not expand: `#include XSTR(NAME)`, `-DH="h.cuh"`, a macro of an earlier header): every
+/// regular file, beside one of `files` or in `include_dirs`, whose name (with its folders, as
+/// written) appears in the text of `files` or in `defines`. A superset, for keeping outputs off
+/// what NVRTC, which names no dependencies, may have read.
+std::vector<std::string> mentioned_files(const std::vector<std::string>& files,
+                                         const std::vector<std::string>& include_dirs,
+                                         const std::vector<std::string>& defines);
 
 /// "void red<16>(float*)" -> "red<16>"; "ns::k(int)" -> "ns::k": the name a --kernel flag uses.
 std::string function_name(const std::string& demangled);

@@ -39,6 +39,27 @@ bool has_memory_work(const ir::Kernel& kernel) {
                      [](const ir::Stmt& s) { return !s.flops.empty(); });
 }
 
+// Whether some access's lanes or address, or the lanes of some floating-point operations, depend
+// on loads whose values the launch gives (--data): the replay computes them, the class engine,
+// which reads no memory, leaves them not counted.
+bool memory_follows_given_loads(const ir::Kernel& kernel, const ir::Launch& launch) {
+  const std::vector<bool> values = ir::buffers_with_values(kernel, launch);
+  const std::vector<bool> loaded = ir::computed_loads(kernel, &values);
+  if (std::none_of(loaded.begin(), loaded.end(), [](bool b) { return b; })) return false;
+  const std::vector<ir::ExprId> unknown = ir::opaque_origins(kernel),
+                                given = ir::opaque_origins(kernel, loaded);
+  const auto follows = [&](ir::ExprId e) {
+    return e != ir::kNone && unknown[static_cast<std::size_t>(e)] != ir::kNone &&
+           given[static_cast<std::size_t>(e)] == ir::kNone;
+  };
+  for (const ir::MemoryAccess& a : kernel.accesses)
+    if (follows(a.offset) || follows(a.guard)) return true;
+  for (const ir::Stmt& s : kernel.stmts)
+    for (const ir::FloatOps& f : s.flops)
+      if (follows(f.guard)) return true;
+  return false;
+}
+
 // Adds the memory figures of a class-engine count that lacks them by a replay within the budget
 // (else memory_note says why not).
 void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch, const CountRequest& request,
@@ -88,6 +109,10 @@ std::optional<ir::ClassRefusal> count_by_classes(const ir::Kernel& kernel, const
     counts.class_memory_unproven = r.memory_unproven;
     counts.class_memory_out_of_bounds = r.memory_out_of_bounds;
     counts.result = std::move(static_cast<ir::ReplayResult&>(r));
+    if (counts.result.memory_counted && memory_follows_given_loads(kernel, launch)) {
+      counts.result.memory_counted = false;
+      counts.class_memory_unproven = "the lanes or addresses of some accesses depend on memory --data gives";
+    }
   } catch (const ir::ClassesUnproven& e) {
     if (request.engine == Engine::exact) throw;
     return e.refusal();

@@ -179,6 +179,7 @@ sim::ir::Kernel load_parsed(const detail::ParsedSource& source, const FrontendOp
       detail::lower_kernel(*kernel.decl, source.context(),
                            overloaded ? kernel.info.signature : kernel.info.name, source.api_dirs());
   if (options.fmad) sim::ir::refuse_unsettled_branches(model, sim::ir::contract_floating(model));
+  sim::ir::add_undefined_checks(model);
   sim::ir::validate(model);
   if (notes != nullptr) *notes = std::move(host_notes);
   if (files_read != nullptr) *files_read = source.files_read();

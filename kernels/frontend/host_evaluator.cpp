@@ -870,7 +870,10 @@ Val Frame::min_max(const clang::CallExpr* call) {
   };
   const QualType first = written(call->getArg(0)), second = written(call->getArg(1));
   const QualType type = call->getType().getNonReferenceType();
-  if (first != second || !is_integer(first) || !is_integer(type))
+  // std::min<int>(n / 64, 7): the type given converts both arguments to it.
+  const auto* callee = dyn_cast<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts());
+  const bool given = callee != nullptr && callee->hasExplicitTemplateArgs() && is_integer(type);
+  if (!given && (first != second || !is_integer(first) || !is_integer(type)))
     return Val::unknown(f_.quoted(call) + " (at " + f_.where(call->getBeginLoc()) +
                         ") takes arguments of types " + first.getAsString() + " and " + second.getAsString() +
                         ": min and max are followed for two integers of one type");
@@ -888,6 +891,10 @@ Val Frame::arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, 
   using namespace clang;
   if (!a.known) return a;
   if (!b.known) return b;
+  if (op == BO_Shl || op == BO_Shr) {  // n <<= k: the count keeps its type
+    const Val x = convert(a, type);
+    return x.known ? shift(op, x, b, type, at) : x;
+  }
   const Val x = convert(a, type), y = convert(b, type);
   if (!x.known) return x;
   const APSInt& l = x.v;
@@ -983,26 +990,31 @@ Val Frame::binary(const clang::BinaryOperator* b) {
     }
     return convert(Val::of(APSInt(llvm::APInt(32, truth ? 1 : 0), false)), type);
   }
-  if (op == BO_Shl || op == BO_Shr) {
-    // The result has the promoted left operand's type; the count is its own.
-    const unsigned width = l.v.getBitWidth();
-    if (r.v.isNegative() || r.v.getZExtValue() >= width)
-      return Val::unknown(f_.quoted(b) + " shifts by " + decimal(r.v) + ", outside 0 .. " +
-                          std::to_string(width - 1) + " (at " + f_.where(b->getBeginLoc()) + ")");
-    const unsigned count = static_cast<unsigned>(r.v.getZExtValue());
-    if (op == BO_Shr)
-      return Val::of(APSInt(l.v.isSigned() ? l.v.ashr(count) : l.v.lshr(count), l.v.isUnsigned()));
-    if (l.v.isSigned()) {
-      bool overflow = l.v.isNegative();
-      const llvm::APInt shifted = l.v.sshl_ov(llvm::APInt(width, count), overflow);
-      if (overflow || l.v.isNegative())
-        return Val::unknown(f_.quoted(b) + " overflows its type, " + type.getAsString() + " (at " +
-                            f_.where(b->getBeginLoc()) + ")");
-      return Val::of(APSInt(shifted, false));
-    }
-    return Val::of(APSInt(l.v.shl(count), true));
-  }
+  if (op == BO_Shl || op == BO_Shr) return shift(op, l, r, type, b);
   return arithmetic(op, l, r, type, b);
+}
+
+// `l << r` or `l >> r`: the result has the promoted left operand's type (`l` has it); the count
+// is its own.
+Val Frame::shift(clang::BinaryOperatorKind op, const Val& l, const Val& r, clang::QualType type,
+                 const clang::Expr* at) const {
+  using namespace clang;
+  const unsigned width = l.v.getBitWidth();
+  if (r.v.isNegative() || r.v.getZExtValue() >= width)
+    return Val::unknown(f_.quoted(at) + " shifts by " + decimal(r.v) + ", outside 0 .. " +
+                        std::to_string(width - 1) + " (at " + f_.where(at->getBeginLoc()) + ")");
+  const unsigned count = static_cast<unsigned>(r.v.getZExtValue());
+  if (op == BO_Shr)
+    return Val::of(APSInt(l.v.isSigned() ? l.v.ashr(count) : l.v.lshr(count), l.v.isUnsigned()));
+  if (l.v.isSigned()) {
+    bool overflow = l.v.isNegative();
+    const llvm::APInt shifted = l.v.sshl_ov(llvm::APInt(width, count), overflow);
+    if (overflow || l.v.isNegative())
+      return Val::unknown(f_.quoted(at) + " overflows its type, " + type.getAsString() + " (at " +
+                          f_.where(at->getBeginLoc()) + ")");
+    return Val::of(APSInt(shifted, false));
+  }
+  return Val::of(APSInt(l.v.shl(count), true));
 }
 
 Val Frame::eval(const clang::Expr* e) {

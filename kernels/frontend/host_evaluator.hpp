@@ -304,6 +304,8 @@ class Frame {
   Val binary(const clang::BinaryOperator* b);
   Val arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
                  const clang::Expr* at) const;
+  Val shift(clang::BinaryOperatorKind op, const Val& l, const Val& r, clang::QualType type,
+            const clang::Expr* at) const;
 
   /// (variable, component) written by `e`, component -1 for a whole variable; null when `e` is not
   /// a tracked local or a dim3 member of one.

@@ -180,6 +180,7 @@ std::string float_text(const llvm::APFloat& value) {
   llvm::APFloat wide = value;
   bool lost = false;
   wide.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  if (wide.isZero() && wide.isNegative()) return "-0.0";  // a decimal: "-0" would read as the integer 0
   char text[64];
   std::snprintf(text, sizeof text, "%.17g", wide.convertToDouble());
   return text;

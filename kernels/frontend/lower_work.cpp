@@ -125,6 +125,7 @@ ir::ExprId Lowerer::opaque(const clang::Expr* e, ir::ScalarType type, const clan
   const bool load = is_memory(e) && record_access(ir::AccessKind::Load, e);
   if (!load) scan_work(e);
   const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+  if (!load) k_.exprs[static_cast<std::size_t>(id)].reads = floating_locals_read(e);
   if (!load && pending_ != nullptr) {  // __ldg(p), atomicAdd(p, v) ...: the access it made
     const auto found = pending_->intrinsic_at.find(strip(e));
     if (found != pending_->intrinsic_at.end()) link_load(id, found->second, e->getType());
@@ -135,6 +136,30 @@ ir::ExprId Lowerer::opaque(const clang::Expr* e, ir::ScalarType type, const clan
       pending_->accesses.back().width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
     pending_->loads.emplace_back(id, pending_->accesses.size() - 1);
   return id;
+}
+
+/// The floating-point locals of the model that `e` reads (a math function's arguments), in
+/// source order, each once.
+std::vector<std::int32_t> Lowerer::floating_locals_read(const clang::Stmt* e) const {
+  std::vector<std::int32_t> reads;
+  std::vector<const clang::Stmt*> todo{e};
+  while (!todo.empty()) {
+    const clang::Stmt* s = todo.back();
+    todo.pop_back();
+    if (s == nullptr) continue;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      const auto found = var != nullptr ? bindings_.find(var) : bindings_.end();
+      if (found != bindings_.end() && found->second.kind == Binding::Local && found->second.id != ir::kNone &&
+          ir::is_floating(k_.locals[static_cast<std::size_t>(found->second.id)].type) &&
+          std::find(reads.begin(), reads.end(), found->second.id) == reads.end())
+        reads.push_back(found->second.id);
+    }
+    // Children pushed in reverse, so that they come off in source order.
+    std::vector<const clang::Stmt*> children(s->child_begin(), s->child_end());
+    todo.insert(todo.end(), children.rbegin(), children.rend());
+  }
+  return reads;
 }
 
 /// Links the opaque value `id` to load `index` of the statement when the load moves the value

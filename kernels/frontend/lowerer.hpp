@@ -655,6 +655,7 @@ class Lowerer {
   std::string memory_space_in(const clang::Expr* e, std::size_t frames) const;
   std::string describe(const clang::Expr* e) const;
   ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr);
+  std::vector<std::int32_t> floating_locals_read(const clang::Stmt* e) const;
   void link_load(ir::ExprId id, std::size_t index, clang::QualType type);
   void scan_work(const clang::Stmt* s);
   bool scan_binary(const clang::BinaryOperator* op);

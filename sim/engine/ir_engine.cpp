@@ -58,7 +58,13 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
 // ---------------------------------------------------------------------------------------------
 // WarpMachine
 
+WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run, WarpMachine& lead)
+    : WarpMachine(program, run, &lead) {}
+
 WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run)
+    : WarpMachine(program, run, nullptr) {}
+
+WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run, WarpMachine* lead)
     : LaneMaskWalk(program),
       p_(program),
       run_(run),
@@ -94,7 +100,11 @@ WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run)
   block_iteration_arrivals_.resize(p_.barriers);
   for (int b = static_cast<int>(Builtin::BlockDimX); b < kBuiltinCount; ++b)
     launch_constant(p_.launch, static_cast<Builtin>(b), builtins_[static_cast<std::size_t>(b)]);
-  if (p_.global_values) {
+  if (lead != nullptr) {
+    lead_ = lead;
+    global_ = lead->global_;
+    shared_ = lead->shared_;
+  } else if (p_.global_values) {
     own_global_ = std::make_unique<GlobalState>();
     own_global_->bytes.assign(p_.global_size, 0);
     own_global_->state.assign(p_.global_size, GlobalByte{});
@@ -109,7 +119,7 @@ WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run)
     local_bytes_.assign(p_.local_size * kMaxLanes, 0);
     local_written_.assign(p_.local_size * kMaxLanes, 0);
   }
-  if (p_.shared_values) {
+  if (p_.shared_values && lead == nullptr) {
     own_shared_ = std::make_unique<SharedState>();
     own_shared_->bytes.assign(p_.shared_size, 0);
     own_shared_->state.assign(p_.shared_size, SharedByte{});
@@ -213,10 +223,10 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
 }
 
 void WarpMachine::run_warps(Tally& tally, const std::optional<std::uint32_t>& only) {
-  if (p_.shared_values) {
-    shared_->block_phase = ++shared_->phase;
-    if (p_.barriers > 0) return run_phased(tally, only);
-  }
+  if (p_.shared_values) shared_->block_phase = ++shared_->phase;
+  // Values passed between warps through memory the replay follows: a block's warps run phase by
+  // phase, as its barriers order them on the GPU.
+  if ((p_.shared_values || p_.global_values) && p_.barriers > 0) return run_phased(tally, only);
   for (int w = 0; w < p_.warps_per_block; ++w) {
     const bool counted = !only || *only == static_cast<std::uint32_t>(w);
     // Warps that are not counted still run when the block has barriers (their arrivals count)
@@ -242,7 +252,7 @@ void WarpMachine::run_phased(Tally& tally, const std::optional<std::uint32_t>& o
   // Each fiber's stack: reserved address space, committed as the warp's statements nest.
   constexpr std::size_t kFiberStack = std::size_t{256} << 20;
   for (std::size_t w = 0; w < warps; ++w) {
-    if (w > 0 && !crew_->machines[w]) crew_->machines[w] = std::make_unique<WarpMachine>(p_, run_);
+    if (w > 0 && !crew_->machines[w]) crew_->machines[w] = std::make_unique<WarpMachine>(p_, run_, *this);
     WarpMachine& m = w == 0 ? *this : *crew_->machines[w];
     if (w > 0) {
       m.shared_ = shared_;
@@ -273,8 +283,10 @@ void WarpMachine::run_phased(Tally& tally, const std::optional<std::uint32_t>& o
           --left;
         }
       }
-      finish_phase();
-      ++shared_->phase;
+      if (p_.shared_values) {
+        finish_phase();
+        ++shared_->phase;
+      }
     }
   } catch (...) {
     for (auto& f : crew_->fibers) f->cancel();

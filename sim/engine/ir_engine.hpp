@@ -180,6 +180,9 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   /// A machine for runs of `plan` in `run` (both outlive it; the run's fields may change between
   /// blocks: its budget, sampling).
   WarpMachine(const LaunchPlan& plan, const RunContext& run);
+  /// A machine for one more warp of `lead`'s block, run phase by phase beside it: it shares the
+  /// lead's shared and followed global memory (it keeps no copy of its own).
+  WarpMachine(const LaunchPlan& plan, const RunContext& run, WarpMachine& lead);
 
   /// Starts block (x, y, z): resets the block's barrier arrivals.
   void begin_block(std::uint32_t x, std::uint32_t y, std::uint32_t z);
@@ -251,6 +254,7 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
 
  private:
+  WarpMachine(const LaunchPlan& plan, const RunContext& run, WarpMachine* lead);
   // ---- The control walk's backend (sim/engine/control_walk.hpp): LaneMaskWalk's primitives, the
   // loop's hooks and the machine's own leaves.
   using Walk = ControlWalk<WarpMachine, LaneMask, LaneMask>;

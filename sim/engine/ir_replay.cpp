@@ -518,7 +518,8 @@ std::vector<OrderDependence> describe_order_dependence(const Kernel& kernel,
                         location(kernel, range) + ": " + what + " depends on " + o.description + " (" +
                             location(kernel, o.range) +
                             "), a value other threads change: counted with blocks, warps and lanes in "
-                            "ascending order (the GPU's order varies from run to run)"});
+                            "ascending order, a block's warps up to each barrier in turn (the GPU's order "
+                            "varies from run to run)"});
   };
   for (const Stmt& s : kernel.stmts)
     if ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) &&

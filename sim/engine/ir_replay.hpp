@@ -315,7 +315,8 @@ struct OrderDependence {
   std::int32_t access = kNone;  // else the access concerned
   /// "FILE:LINE:COL: the condition of this if depends on atomicAdd(count, 1) (atomic result)
   /// (FILE:LINE:COL), a value other threads change: counted with blocks, warps and lanes in
-  /// ascending order (the GPU's order varies from run to run)".
+  /// ascending order, a block's warps up to each barrier in turn (the GPU's order varies from run
+  /// to run)".
   std::string message;
 };
 std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch,

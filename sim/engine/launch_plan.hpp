@@ -204,7 +204,8 @@ struct LaunchPlan {
   std::uint64_t shared_size = 0;        // bytes of SharedState
   /// Buffers the kernel writes, followed by value: some load or atomic result of such a
   /// buffer is computed at this launch. The replay then runs blocks, warps and lanes in ascending
-  /// order on one thread, keeping the buffers (GlobalState) as that order leaves them.
+  /// order on one thread, a block's warps phase by phase between its barriers (as with
+  /// shared_values), keeping the buffers (GlobalState) as that order leaves them.
   bool global_values = false;
   std::vector<std::int64_t> global_at;  // [base]: its start in GlobalState::bytes, or -1
   std::uint64_t global_size = 0;

@@ -941,9 +941,60 @@ void computed_parts(const Kernel& k, const std::vector<ExprId>& origins, ExprId 
   const bool chosen =
       e.kind == ExprKind::Select || e.kind == ExprKind::Logical;  // runs only operand 0 surely
   for (int n = 0; n < (chosen ? 1 : 3); ++n) computed_parts(k, origins, e.operands[n], out);
+  // What its other operands make undefined, whatever the value not known.
+  if (e.check != kNone && origins[static_cast<std::size_t>(e.check)] == kNone &&
+      std::none_of(out.begin(), out.end(), [&](ExprId x) { return same_tree(k, x, e.check); }))
+    out.push_back(e.check);
 }
 
 }  // namespace
+
+namespace {
+
+// A copy of the expression tree at `id` (the model's expressions form trees).
+ExprId copy_tree(Kernel& k, ExprId id) {
+  if (id == kNone) return kNone;
+  Expr e = k.exprs[static_cast<std::size_t>(id)];
+  for (ExprId& op : e.operands) op = copy_tree(k, op);
+  e.check = kNone;
+  k.exprs.push_back(e);
+  return static_cast<ExprId>(k.exprs.size() - 1);
+}
+
+// The operand of `e` whose value add_undefined_checks replaces by a constant, or -1: the value a
+// warp function shuffles or votes on. (A division's divisor alone would make a loop's counter
+// read where it divides after the loop, `sum / count`, which keeps the class engine from running
+// the loop as classes: a zero divisor is found where the dividend is known.)
+int data_operand(const Expr& e) {
+  if (e.kind != ExprKind::Warp) return -1;
+  if (e.warp_op <= WarpOp::ShflXor) return 1;
+  if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) return 1;
+  return -1;
+}
+
+}  // namespace
+
+void add_undefined_checks(Kernel& kernel) {
+  const std::size_t count = kernel.exprs.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const int data = data_operand(kernel.exprs[i]);
+    if (data < 0) continue;
+    const ExprId operand = kernel.exprs[i].operands[data];
+    if (operand == kNone || kernel.exprs[static_cast<std::size_t>(operand)].kind == ExprKind::Constant)
+      continue;
+    Expr constant;  // before the copy: operands come before what uses them
+    constant.kind = ExprKind::Constant;
+    constant.type = kernel.exprs[static_cast<std::size_t>(operand)].type;
+    constant.range = kernel.exprs[static_cast<std::size_t>(operand)].range;
+    kernel.exprs.push_back(constant);
+    const auto constant_id = static_cast<ExprId>(kernel.exprs.size() - 1);
+    Expr c = kernel.exprs[i];
+    for (int n = 0; n < 3; ++n) c.operands[n] = n == data ? constant_id : copy_tree(kernel, c.operands[n]);
+    c.check = kNone;
+    kernel.exprs.push_back(c);
+    kernel.exprs[i].check = static_cast<ExprId>(kernel.exprs.size() - 1);
+  }
+}
 
 std::vector<std::vector<ExprId>> checked_values(const Kernel& kernel, const std::vector<ExprId>& origins) {
   std::vector<std::vector<ExprId>> out(kernel.stmts.size());

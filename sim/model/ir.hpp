@@ -250,6 +250,15 @@ struct Expr {
   /// values given at launch (Launch::buffer_bytes, buffer_data) the replay computes it
   /// (computed_loads says when).
   std::int32_t access = kNone;
+  /// Opaque: the floating-point locals whose values it reads (`expf(p)`, `fmaxf(p, d)`: their
+  /// arguments), in source order. The engines never look at them; nvcc's contraction
+  /// (ir_contract) counts them as uses of what the locals hold.
+  std::vector<std::int32_t> reads;
+  /// A warp function: a copy whose data operand (the value shuffled or voted on) is a constant,
+  /// which checked_values evaluates for the undefined behaviour the other operands decide (a
+  /// source lane that does not run the shuffle, a mask naming lanes that do not run it) where the
+  /// data is not known; kNone: none (add_undefined_checks).
+  ExprId check = kNone;
   SourceRange range;
 };
 
@@ -544,6 +553,11 @@ bool may_fault(const Kernel& kernel, ExprId id);
 /// not run); a written value it computes whole, unless the statement assigns that same value.
 std::vector<std::vector<ExprId>> checked_values(const Kernel& kernel, const std::vector<ExprId>& origins);
 
+/// Gives each warp function whose data operand is not a constant its Expr::check: the undefined
+/// behaviour that does not depend on that operand is then found where the operand's value is not
+/// known (`__shfl_down_sync(0xffffffff, v, 8)` in a partial warp, v read from memory).
+void add_undefined_checks(Kernel& kernel);
+
 /// The loads (Kernel::accesses) whose values an engine computes, [access]: a load whose value is
 /// an opaque expression (Expr::access) through a pointer parameter's buffer that no store or
 /// atomic of the kernel writes, at a launch that gives that buffer's values
@@ -580,6 +594,11 @@ MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded
 /// `parameter_values`: throws the same InvalidInput for a condition that depends on an opaque
 /// value the launch does not compute, with the hint of computed_loads.
 void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parameter_values);
+/// The same check for a launch whose floating-point parameters have values where `given`
+/// [parameter] says so: a condition that depends on one given none is refused, naming it and the
+/// --arg to give (its 0.0 would decide the branch unseen).
+void check_floating_values(const Kernel& kernel, const std::vector<bool>& given,
+                           const std::vector<bool>& parameter_values);
 
 /// "FILE:LINE:COL" of a range (the path from kernel.files; "<unknown>" without a location).
 std::string location(const Kernel& kernel, const SourceRange& range);

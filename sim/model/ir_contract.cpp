@@ -13,8 +13,20 @@ namespace {
 
 using Key = std::vector<std::int64_t>;
 
-bool is_product(const Expr& e) {
-  return e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Mul && is_floating(e.type);
+// Whether `id` is computed from constants alone, which the compiler folds (2.0f * 3.0f).
+bool folded(const Kernel& k, ExprId id) {
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ExprKind::Constant) return true;
+  if (e.kind != ExprKind::Cast && e.kind != ExprKind::Unary && e.kind != ExprKind::Binary) return false;
+  for (const ExprId op : e.operands)
+    if (op != kNone && !folded(k, op)) return false;
+  return true;
+}
+
+// A floating-point multiply the GPU computes: not one of two constants, which the compiler folds.
+bool is_product(const Kernel& k, const Expr& e) {
+  return e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Mul && is_floating(e.type) &&
+         !(folded(k, e.operands[0]) && folded(k, e.operands[1]));
 }
 bool is_sum(const Expr& e) {
   return e.kind == ExprKind::Binary && (e.binary_op == BinaryOp::Add || e.binary_op == BinaryOp::Sub) &&
@@ -110,8 +122,9 @@ SignedProduct signed_product(const Kernel& k, ExprId id) {
       s.negated = s.negated != negates;
       return s;
     }
+    return SignedProduct{};  // `1.0f * z` is z (folded): no product of this type
   }
-  return is_product(e) ? SignedProduct{id, false} : SignedProduct{};
+  return is_product(k, e) ? SignedProduct{id, false} : SignedProduct{};
 }
 
 // A product that may contract into the sum that uses it.
@@ -167,8 +180,6 @@ class Contractor {
   int new_value() {
     uses_.push_back(0);
     sum_uses_.push_back(0);
-    keeps_multiply_.push_back(0);
-    uniform_product_.push_back(false);
     return static_cast<int>(uses_.size()) - 1;
   }
   // Constants, parameters, built-ins and a local's version: the same value wherever they are read.
@@ -386,6 +397,11 @@ class Contractor {
         break;
       }
       case ExprKind::Opaque:
+        // What a math function reads (expf(p), fmaxf(p, d)) uses it, and not as a sum.
+        for (const std::int32_t local : e.reads) {
+          const auto found = definitions_.find({local, version_[static_cast<std::size_t>(local)]});
+          if (found != definitions_.end()) ++uses_[static_cast<std::size_t>(found->second.value)];
+        }
         v = new_value();
         break;
       case ExprKind::Logical:
@@ -418,19 +434,10 @@ class Contractor {
           if (op != kNone) use(op);
         // A warp function's value depends on which lanes run it: never the same as another's.
         v = e.kind == ExprKind::Warp ? new_value() : number(key, available);
-        if (is_product(e) && uniform(id)) uniform_product_[static_cast<std::size_t>(v)] = true;
         // A sum that is only a product's sign (`p - 0.0f`) is no sum: the sum around it is.
         if (is_sum(e) && signed_product(k_, id).product == kNone) {
-          const int left = count_sum_use(e.operands[0], e.type), right = count_sum_use(e.operands[1], e.type);
-          // What makes several uses of a product keep its multiply (measured, see contractible):
-          // a difference of it and a variable, and a sum of it with itself.
-          const bool constant_right =
-              k_.exprs[e.operands[1]].kind == ExprKind::Constant ||
-              (k_.exprs[e.operands[1]].kind == ExprKind::Unary &&
-               k_.exprs[k_.exprs[e.operands[1]].operands[0]].kind == ExprKind::Constant);
-          for (const int v : {left, right})
-            if (v >= 0 && ((e.binary_op == BinaryOp::Sub && !(v == left && constant_right)) || left == right))
-              ++keeps_multiply_[static_cast<std::size_t>(v)];
+          count_sum_use(e.operands[0], e.type);
+          count_sum_use(e.operands[1], e.type);
           site(id, e);
         }
         break;
@@ -440,11 +447,10 @@ class Contractor {
     return v;
   }
 
-  // A use of a product (directly, or a local holding one) as an operand of a sum of its type: the
-  // product's value, or -1 where the operand is none.
-  int count_sum_use(ExprId operand, ScalarType type) {
+  // A use of a product (directly, or a local holding one) as an operand of a sum of its type.
+  void count_sum_use(ExprId operand, ScalarType type) {
     const Expr& o = k_.exprs[operand];
-    if (o.type != type) return -1;
+    if (o.type != type) return;
     int v = -1;
     const SignedProduct p = signed_product(k_, operand);
     if (p.product != kNone) {
@@ -454,11 +460,10 @@ class Contractor {
       if (found != definitions_.end()) v = found->second.value;
     }
     if (v >= 0) ++sum_uses_[static_cast<std::size_t>(v)];
-    return v;
   }
 
   void use(ExprId operand) {
-    if (is_product(k_.exprs[operand])) ++uses_[static_cast<std::size_t>(value_[operand])];
+    if (is_product(k_, k_.exprs[operand])) ++uses_[static_cast<std::size_t>(value_[operand])];
   }
 
   // Records a sum's candidates while the versions of the locals are those at the sum.
@@ -488,16 +493,6 @@ class Contractor {
       }
     }
     sites_.push_back(s);
-  }
-
-  // Whether `id` is computed from constants and parameters alone (the same in every thread).
-  bool uniform(ExprId id) const {
-    const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
-    if (e.kind == ExprKind::Constant || e.kind == ExprKind::Param) return true;
-    if (e.kind != ExprKind::Cast && e.kind != ExprKind::Unary && e.kind != ExprKind::Binary) return false;
-    for (const ExprId op : e.operands)
-      if (op != kNone && !uniform(op)) return false;
-    return true;
   }
 
   // The values a statement's stores write (MemoryAccess::value, a cas's compare).
@@ -561,18 +556,12 @@ class Contractor {
                : nullptr;
   }
 
-  // A product whose every use is an operand of a sum: nvcc (ptxas) contracts each of those sums
-  // and computes no rounded product at all.
+  // A product whose every use is an operand of a sum: nvcc (ptxas) contracts it into that sum
+  // where it has one use (decide() refuses one of several uses), and computes the rounded
+  // product where something else uses it.
   bool contractible(int value) const {
     const auto v = static_cast<std::size_t>(value);
-    // Measured on the H200 (data/validation/fma-contraction/uses): nvcc contracts a product into
-    // the sums that use it when every use is a sum, and, for a product used more than once, when
-    // there are at most 4 uses, none a difference of it and a variable (p - d, d - p; p - 1.0f
-    // adds -1) and none a sum of it with itself (p + p).
-    // Measured for products of kernel parameters only: a product of per-thread values used by
-    // v + s and s - v fuses into both (kernels/zoo/data/fma_shapes.cu, validated bit for bit).
-    if (uses_[v] < 1 || uses_[v] != sum_uses_[v]) return false;
-    return uses_[v] == 1 || !uniform_product_[v] || (uses_[v] <= 4 && keeps_multiply_[v] == 0);
+    return uses_[v] >= 1 && uses_[v] == sum_uses_[v];
   }
 
   void decide(const SumSite& s, ContractionResult& result) {
@@ -608,6 +597,19 @@ class Contractor {
     const int side = has_product[0] ? 0 : has_product[1] ? 1 : -1;
     if (side < 0 || !contractible(s.side[side].value)) return;
     const Candidate& c = s.side[side];
+    // Measured on an H200 (data/validation/fma-contraction/uses and the products of parameters and
+    // of per-thread values of later runs): a product whose every use is a sum is contracted into
+    // all of them, some or none, depending on more than the source shows (how many uses, which
+    // are differences, what their results feed): not guessed.
+    if (const int n = uses_[static_cast<std::size_t>(c.value)]; n > 1) {
+      unmodelled(k_.exprs[s.sum], std::string("the floating-point ") + (add ? "sum" : "difference") + " at " +
+                                      where + " of a product that " + std::to_string(n) +
+                                      " sums use, which nvcc contracts into some of them or none, as "
+                                      "more than the source decides (write fmaf or __fmul_rn, or "
+                                      "compile with -fmad=false and give --fmad=false)");
+      result.unmodelled.push_back(s.sum);
+      return;
+    }
     if (!c.reevaluable) {
       unmodelled(k_.exprs[s.sum],
                  "the floating-point value at " + where +
@@ -727,8 +729,6 @@ class Contractor {
   std::vector<bool> live_;                   // [ExprId]: live_values (a dead local's value is no use)
   std::vector<int> uses_;                    // [value]: uses as a product
   std::vector<int> sum_uses_;                // [value]: of those, as an operand of a sum
-  std::vector<int> keeps_multiply_;          // [value]: of those, a difference with a variable or p + p
-  std::vector<bool> uniform_product_;        // [value]: a product of constants and parameters
   std::map<Key, std::vector<int>> table_;
   std::map<Key, int> leaves_;
   std::vector<std::vector<Key>> scopes_;

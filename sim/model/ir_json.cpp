@@ -67,6 +67,7 @@ Json expr_json(const Expr& e) {
     case ExprKind::Opaque:
       j["description"] = e.description;
       if (e.access != kNone) j["access"] = e.access;
+      if (!e.reads.empty()) j["reads"] = e.reads;
       break;
     case ExprKind::Cast:
       j["operands"] = Json::array({e.operands[0]});
@@ -102,6 +103,7 @@ Json expr_json(const Expr& e) {
       break;
     }
   }
+  if (e.check != kNone) j["check"] = e.check;
   j["range"] = range_json(e.range);
   return j;
 }
@@ -378,6 +380,11 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
       e.description = r.at("description").string();
       if (r.has("access"))
         e.access = static_cast<std::int32_t>(r.at("access").integer(0, std::int64_t{1} << 30));
+      if (r.has("reads")) {
+        const Reader reads = r.at("reads");
+        for (std::size_t i = 0; i < reads.size(); ++i)
+          e.reads.push_back(reads.at(i).id(k.locals.size(), "local"));
+      }
       break;
     case ExprKind::Cast:
       operands(1);
@@ -412,6 +419,7 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
       operands(static_cast<std::size_t>(operand_count(e.intrinsic)));
       break;
   }
+  if (r.has("check")) e.check = r.at("check").id(expr_count, "expression");
   return e;
 }
 

@@ -129,9 +129,25 @@ class Validator {
     check_memory();
     check_single_use();
     check_access_links();
+    check_undefined_checks();
     std::vector<std::string> why_not;
     const std::vector<bool> loaded = computed_loads(k_, nullptr, &why_not);
     check_data_dependence(loaded, why_not);
+  }
+
+  // A warp function's check (Expr::check) is another of its operation and width.
+  void check_undefined_checks() const {
+    for (std::size_t i = 0; i < k_.exprs.size(); ++i) {
+      const Expr& e = k_.exprs[i];
+      if (e.check == kNone) continue;
+      const auto id = static_cast<ExprId>(i);
+      if (e.check < 0 || static_cast<std::size_t>(e.check) >= k_.exprs.size() || e.check == id)
+        fail_expr(id, "names check " + std::to_string(e.check) + ", which is not another expression");
+      const Expr& c = k_.exprs[static_cast<std::size_t>(e.check)];
+      if (e.kind != ExprKind::Warp || c.kind != e.kind || c.type != e.type || c.warp_op != e.warp_op ||
+          c.constant != e.constant)
+        fail_expr(id, "names check " + std::to_string(e.check) + ", which is not the same operation");
+    }
   }
 
   // An opaque value linked to a load (Expr::access) is that load's element, moved whole.
@@ -977,6 +993,28 @@ void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parame
   std::vector<std::string> why_not;
   const std::vector<bool> loaded = computed_loads(kernel, &parameter_values, &why_not);
   Validator(kernel).data_dependence(loaded, why_not);
+}
+
+void check_floating_values(const Kernel& kernel, const std::vector<bool>& given,
+                           const std::vector<bool>& parameter_values) {
+  const auto unvalued = [&](std::int32_t i) {
+    const auto at = static_cast<std::size_t>(i);
+    return kernel.parameters[at].floating != 0 && !(at < given.size() && given[at]);
+  };
+  bool any = false;
+  for (std::size_t i = 0; i < kernel.parameters.size(); ++i)
+    any = any || unvalued(static_cast<std::int32_t>(i));
+  if (!any) return;
+  Kernel probe = kernel;  // each such parameter read as an opaque value
+  for (Expr& e : probe.exprs) {
+    if (e.kind != ExprKind::Param || !unvalued(e.index)) continue;
+    const Parameter& p = kernel.parameters[static_cast<std::size_t>(e.index)];
+    e.kind = ExprKind::Opaque;
+    e.description = "'" + p.name + "', a " + (p.floating == 32 ? "float" : "double") +
+                    " parameter given no value (give --arg " + p.name + "=VALUE)";
+    e.index = kNone;
+  }
+  check_data_dependence(probe, parameter_values);
 }
 
 }  // namespace warpdiv::sim::ir

@@ -820,7 +820,7 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   EXPECT_TRUE(stale[0].fails);
   EXPECT_EQ(stale[0].message,
             "if condition 'if (i < n)' in 'k' of the baseline (its line 0) belongs "
-            "to no [[kernel]] now (check 'k'): write the baseline again");
+            "to no [[kernel]] now: write the baseline again");
   // A failing stale row is a warning (a note fails nothing), counted as such in the summary.
   EXPECT_EQ(stale[0].level, FindingLevel::warning);
   CheckOutcome o;

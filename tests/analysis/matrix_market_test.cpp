@@ -118,6 +118,20 @@ TEST_F(MatrixMarket, GeneralRealWithADuplicate) {
   EXPECT_EQ(view(m, "csr.col_idx", "char", 1), le({0, 1, 3, 0}, 1));
 }
 
+// A real value past float's range (3.4028235e+38) is refused for a float buffer, naming the
+// element (it would be infinity); a double takes it, and float takes the largest float itself.
+TEST_F(MatrixMarket, ARealPastFloatsRangeIsRefusedForAFloatBuffer) {
+  const SparseMatrix m = read("big.mtx",
+                              "%%MatrixMarket matrix coordinate real general\n"
+                              "1 2 2\n"
+                              "1 1 3.4028235e38\n"
+                              "1 2 1e39\n");
+  EXPECT_EQ(view_error(m, "coo.values", "float", 4),
+            "--data p=A.mtx:coo.values: element 1 of coo.values is 9.9999999999999994e+38, outside float's "
+            "range (a finite value of magnitude at most 3.4028235e+38)");
+  EXPECT_EQ(view(m, "coo.values", "double", 8).size(), 16u);
+}
+
 TEST_F(MatrixMarket, SymmetricHoldsBothTrianglesAndTheDiagonalOnce) {
   // Lower triangle given: (1,1) 2, (2,1) -1, (3,2) 5, (3,3) 7. Full, 0-based, sorted:
   //   row 0: (0,0) 2, (0,1) -1; row 1: (1,0) -1, (1,2) 5; row 2: (2,1) 5, (2,2) 7.
@@ -243,14 +257,15 @@ TEST_F(MatrixMarket, ExplicitZerosAndCancelledDuplicatesAreKept) {
 TEST_F(MatrixMarket, ValuesRoundToFloatAsCDoes) {
   // 2^24 + 1 lies halfway between the floats 2^24 and 2^24 + 2: to even, 2^24 = 0x4B800000.
   // 2^24 + 3 lies halfway between 2^24 + 2 (odd mantissa 1) and 2^24 + 4 (mantissa 2): 0x4B800002.
-  // 0.1 rounds to 0x3DCCCCCD; 1e39 is past float's largest value: infinity, 0x7F800000.
+  // 0.1 rounds to 0x3DCCCCCD; an infinity written as one stays one, 0x7F800000 (a finite value
+  // past float's range is refused: ARealPastFloatsRangeIsRefusedForAFloatBuffer).
   const SparseMatrix m = read("r.mtx",
                               "%%MatrixMarket matrix coordinate real general\n"
                               "1 4 4\n"
                               "1 1 16777217\n"
                               "1 2 16777219.0\n"
                               "1 3 .1\n"
-                              "1 4 1E+39\n");
+                              "1 4 inf\n");
   EXPECT_EQ(view(m, "csr.values", "float", 4), le32({0x4B800000, 0x4B800002, 0x3DCCCCCD, 0x7F800000}));
 }
 

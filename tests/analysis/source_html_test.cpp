@@ -326,7 +326,8 @@ TEST(SourceHtmlMemory, WhatIsNotCountedIsSaidInOneLineEach) {
   const std::string page = render_source_html(report, SourceHtmlPage{});
   EXPECT_EQ(
       source_memory_cells(page, "y[i] = x[col[i]] &lt; 0 ? a : b;"),
-      "<td>not counted</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>"
+      "<td>not "
+      "counted</td><td></td><td>?</td><td>?</td><td>?</td><td>?</td><td>?</td><td>?</td><td></td><td></td>"
       "<td></td>");
   EXPECT_TRUE(contains(page,
                        "<p class=\"note\">Not counted: k.cu:1:8: load &#39;x[col[i]]&#39;: its "

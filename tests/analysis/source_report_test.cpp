@@ -124,7 +124,7 @@ TEST(SourceReport, CsvColumnsInTheIssuesOrder) {
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
             "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,"
-            "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,"
+            "shared_wavefronts,shared_bank_conflicts,flops,accesses_not_counted,simd_efficiency,statement,"
             "inlined_at,complete");
 }
 
@@ -171,12 +171,13 @@ TEST(SourceSweepCsv, TheLaunchsColumnsThenTheSourceCsvs) {
             "iteration,warp_evaluations,divergent,active_lanes,taken_lanes,block_executions,"
             "partial_block_executions,global_requests,global_sectors,global_bytes,"
             "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,"
-            "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,inlined_at,complete");
+            "shared_wavefronts,shared_bank_conflicts,flops,accesses_not_counted,simd_efficiency,statement,"
+            "inlined_at,complete");
   std::ostringstream out;
   write_source_sweep_csv_rows(out, columns, launch, report);
   EXPECT_EQ(
       out.str().substr(0, out.str().find('\n') + 1),
-      "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x,,yes\n");
+      "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x,,yes\n");
 }
 
 TEST(SourceReport, CsvRowsInSourceOrder) {
@@ -189,13 +190,13 @@ TEST(SourceReport, CsvRowsInSourceOrder) {
   EXPECT_EQ(csv_of(report),
             source_csv_header() +
                 "\n"
-                "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x,,yes\n"
-                "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
-                "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int p = 0,,yes\n"
-                "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,0.7500,++p,,yes\n"
-                "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
-                "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,0.6250,__syncthreads(),,yes\n"
-                "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f,,yes\n");
+                "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x,,yes\n"
+                "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,,0.7500,int p = 0,,yes\n"
+                "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,,0.7500,++p,,yes\n"
+                "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
+                "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,,0.6250,__syncthreads(),,yes\n"
+                "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f,,yes\n");
 }
 
 TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
@@ -205,15 +206,15 @@ TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
   const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, options);
   const std::string csv = csv_of(report);
   EXPECT_TRUE(contains(csv,
-                       "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
-                       "guard.cu,5,3,for,1,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
-                       "guard.cu,5,3,for,2,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
-                       "guard.cu,5,3,for,3,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"))
+                       "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                       "guard.cu,5,3,for,1,2,0,48,48,,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                       "guard.cu,5,3,for,2,2,0,48,48,,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"
+                       "guard.cu,5,3,for,3,2,0,48,0,,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes\n"))
       << csv;
   EXPECT_TRUE(contains(csv,
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
-                       "guard.cu,6,5,if,1,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
-                       "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"))
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
+                       "guard.cu,6,5,if,1,2,1,48,40,,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"
+                       "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,,,,,0.7500,if (Row < Width),,yes\n"))
       << csv;
   const std::string text = text_of(report);
   EXPECT_TRUE(contains(text,
@@ -329,19 +330,19 @@ TEST(SourceReport, ByClassCsvAndTextListIterationClasses) {
   // statements inside the loop (the for, its step, the guard, the barrier; not the init), the
   // barrier's block columns empty.
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes,class 1,1,"
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,,0.7500,if (Row < Width),,yes,class 1,1,"
                        "all blocks,\"(0, 0, 0)\",,,,\n"))
       << csv.str();
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width),,yes,class 1,1,"
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,,0.7500,if (Row < Width),,yes,class 1,1,"
                        "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,0.6250,__syncthreads(),,yes,class 1,1,"
+                       "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,,0.6250,__syncthreads(),,yes,class 1,1,"
                        "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
   EXPECT_TRUE(contains(csv.str(),
-                       "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes,"
+                       "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p),,yes,"
                        "class 1,1,all blocks,\"(0, 0, 0)\",5,3,1,p = 2 (exit)\n"))
       << csv.str();
   std::size_t init_rows = 0;  // the init (line 5, column 8) is outside the loop: its class row only

@@ -470,6 +470,46 @@ TEST(IncludedFiles, FunctionLikeAndEmptyMacrosAndIncludeNext) {
             (std::vector<std::string>{file, h, g, e, first, second}));
 }
 
+// What a macro the scan does not expand may include, by name: the two-level stringify, a -D
+// value, a macro of an earlier header, a variadic macro, a header beside an included one or in
+// a folder; names that are no file there are left out, and so is what the scan found itself.
+TEST(MentionedFiles, EveryFileTheSourcesOrTheDefinesName) {
+  const Scratch scratch;
+  const std::string x = scratch.file("x.cuh", "int x;\n");
+  const std::string d = scratch.file("d.cuh", "int d;\n");
+  const std::string v = scratch.file("v.cuh", "int v;\n");
+  fs::create_directories(fs::path(scratch.path) / "inc");
+  const std::string h2 = scratch.file("inc/h2.cuh", "int h2;\n");
+  const std::string earlier = scratch.file("earlier.h", "#define H2 h2.cuh\n");
+  scratch.file("out.csv", "not named anywhere\n");
+  const std::string file = scratch.file("k.cu",
+                                        "#include \"earlier.h\"\n"
+                                        "#define STR(x) #x\n#define XSTR(x) STR(x)\n#define NAME x.cuh\n"
+                                        "#include XSTR(NAME)\n#include XSTR(H2)\n"
+                                        "#define F(...) __VA_ARGS__\n#include F(\"v.cuh\")\n"
+                                        "#include H\n"
+                                        "float f = 1.0f; // threadIdx.x, gone.cuh\n");
+  EXPECT_EQ(mentioned_files({file, earlier}, {scratch.path + "/inc"}, {"H=\"d.cuh\""}),
+            (std::vector<std::string>{d, v, x, h2}));
+}
+
+// A figure of the report past what a GPU has (a compiler wrapper's, not ptxas's) is refused naming
+// it and its range, not read wrapped or as an internal error.
+TEST(PtxasReport, AFigurePastItsRangeIsRefused) {
+  const std::string entry = "ptxas info    : Compiling entry function '_Z1kPi' for 'sm_90'\n";
+  try {
+    parse_ptxas_report(entry + "ptxas info    : Used 18446744073709551617 registers, used 0 barriers\n");
+    ADD_FAILURE() << "not refused";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        "the compiler's report (ptxas -v) gives 18446744073709551617 registers per thread, outside 0 .. 255");
+  }
+  EXPECT_THROW(
+      parse_ptxas_report(entry + "ptxas info    : Used 8 registers, 99999999999999999999 bytes smem\n"),
+      InvalidInput);
+}
+
 // The report's wording, on text written here (as nvcc 13.0 and NVRTC 13.0 print it).
 TEST(PtxasReport, ParsesEveryFigureOfEachEntry) {
   const std::string report =

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -119,6 +120,28 @@ TEST_F(SharedValues, ABranchOnAnotherWarpsStoreByHand) {
     EXPECT_TRUE(written(r, 0, 256 + 250));
     EXPECT_EQ(word(r, 0, 256 + 250), 0);
   }
+}
+
+// Global memory passes values between warps of a block across __syncthreads() too: the replay
+// runs a block's warps up to each barrier in turn, as the GPU must. After the barrier buf[63 - t]
+// holds 63 - t, below 10 for t = 54 .. 63: warp 1's lanes 22 .. 31 (10 lanes, it diverges), none
+// of warp 0's. (Warp after warp through the whole kernel, warp 0 would read the zeros of the
+// buffer before warp 1 wrote them: 42 lanes.)
+TEST_F(SharedValues, GlobalMemoryPassesValuesAcrossABarrierInItsOrder) {
+  const ir::Kernel k = load(R"(__global__ void mirror(int* buf, int* out) {
+  int t = threadIdx.x;
+  buf[t] = t;
+  __syncthreads();
+  if (buf[63 - t] < 10) out[t] = 1;
+}
+)");
+  ir::Launch l = launch(k, 64);
+  l.buffer_bytes = {256, 256};
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 5, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 2u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 10u);
 }
 
 // A statement that reads and writes the same elements is checked and placed from what they held

@@ -84,11 +84,13 @@ inline void random_buffers(const Kernel& k, Launch& l, std::mt19937_64& rng, std
 
 /// The replay of `l`, or nothing when the replay refuses it (undefined behaviour in some lane):
 /// the class engine must then refuse it too.
+/// `why` (if given) receives the refusal.
 inline std::optional<ReplayResult> replay_unless_refused(const Kernel& k, const Launch& l,
-                                                         const ReplayOptions& o) {
+                                                         const ReplayOptions& o, std::string* why = nullptr) {
   try {
     return replay(k, l, o);
-  } catch (const InvalidInput&) {
+  } catch (const InvalidInput& e) {
+    if (why != nullptr) *why = e.what();
     return std::nullopt;
   }
 }

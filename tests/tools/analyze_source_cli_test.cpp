@@ -837,7 +837,8 @@ TEST_F(AnalyzeSourceFile, ABoolBufferOfABinFileHoldsZerosAndOnes) {
 
 // A line whose shared atomic cannot be placed (its address reads in[i], no --data): the text
 // table's shared cells say '?' (not counted), not '-' (none), as the HTML says "not counted"; the
-// line's global load is counted (16 requests of 1-byte lanes: 500 threads, 16 warps).
+// line's global load is counted (16 requests of 1-byte lanes: 500 threads, 16 warps). The CSV's
+// row leaves the shared cells empty and says in accesses_not_counted that one access is left out.
 TEST_F(AnalyzeSourceFile, AnUncountedAccessIsAQuestionMarkNotADash) {
   const std::string file = source("h.cu",
                                   "__global__ void h(const unsigned char *in, unsigned int *bins, int n) {\n"
@@ -847,10 +848,21 @@ TEST_F(AnalyzeSourceFile, AnUncountedAccessIsAQuestionMarkNotADash) {
                                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                   "  if (i < n) atomicAdd(&s[in[i]], 1);\n"
                                   "}\n");
-  const CliResult r = run_warpdiv({"analyze", file, "--grid", "4", "--block", "128", "--arg", "n=500"});
+  TempDir dir;
+  const CliResult r = run_warpdiv(
+      {"analyze", file, "--grid", "4", "--block", "128", "--arg", "n=500", "--csv", dir.file("h.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(
-      contains(r.out, "?: not counted on this line (the accesses and why are listed below); -: none.\n"))
+  const std::string csv = read_file(dir.file("h.csv"));
+  EXPECT_TRUE(contains(csv, ",flops,accesses_not_counted,simd_efficiency,")) << csv;
+  // global requests, sectors, bytes, ld, st, atom; shared requests, wavefronts, conflicts; flops;
+  // accesses not counted; SIMD efficiency (500 of 512 lanes).
+  EXPECT_TRUE(contains(csv, ",16,16,500,16,0,0,,,,0,1,0.9766,\"atomicAdd(&s[in[i]], 1)\",,no\n")) << csv;
+  // The counted shared store on line 3: nothing left out.
+  EXPECT_TRUE(contains(csv, ",,,,,,,16,16,0,0,0,1.0000,s[threadIdx.x] = 0,,no\n")) << csv;
+  EXPECT_TRUE(contains(
+      r.out,
+      "?: not counted on this line; a figure and ? (2?): the line's other accesses of that kind not\n"
+      "counted (the accesses and why are listed below); -: none.\n"))
       << r.out;
   EXPECT_TRUE(contains(r.out,
                        "    6          16       16   97.7%      16       0         0           ?           ?"
@@ -918,7 +930,7 @@ TEST_F(AnalyzeSourceFile, OnlyWarpOfOneBlock) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string csv = read_file(dir.file("w.csv"));
   // (memory columns: the if has no access, and no floating-point work: flops 0)
-  EXPECT_TRUE(contains(csv, ",if,,1,0,32,0,,,,,,,,,,,,0,1.0000,")) << csv;
+  EXPECT_TRUE(contains(csv, ",if,,1,0,32,0,,,,,,,,,,,,0,0,1.0000,")) << csv;
   EXPECT_TRUE(contains(r.out, "(warp 7 of block (6, 6, 0) only)")) << r.out;
 }
 
@@ -952,6 +964,48 @@ TEST_F(AnalyzeSourceFile, ProgressBarReachesTheEndOnATerminal) {
       {WARPDIV_BINARY, "analyze", kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100"});
   EXPECT_EQ(run.status, 0) << run.screen;
   EXPECT_TRUE(contains(run.screen, "] 100% 49/49 blocks")) << run.screen;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
+
+namespace warpdiv::testing {
+namespace {
+
+// A __device__ function with a barrier called twice: the barrier summary has its line once,
+// summed over the calls (2 calls x 4 blocks = 8 block executions), each call with --by-call-site.
+TEST_F(AnalyzeSourceFile, TheBarrierSummarySumsAFunctionsCalls) {
+  const std::string file = source("b.cu",
+                                  "__device__ void step(int *s) {\n"
+                                  "  __syncthreads();\n"
+                                  "  s[threadIdx.x] += 1;\n"
+                                  "}\n"
+                                  "__global__ void k(int *o) {\n"
+                                  "  __shared__ int s[64];\n"
+                                  "  s[threadIdx.x] = 0;\n"
+                                  "  step(s);\n"
+                                  "  step(s);\n"
+                                  "  o[threadIdx.x] = s[threadIdx.x];\n"
+                                  "}\n");
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "4", "--block", "64"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "  line 2: 8 block executions, every thread of the block reaches each\n"))
+      << r.out;
+  EXPECT_EQ(r.out.find("  line 2:"), r.out.rfind("  line 2:")) << r.out;
+  const CliResult split = run_warpdiv({"analyze", file, "--grid", "4", "--block", "64", "--by-call-site"});
+  ASSERT_EQ(split.status, 0) << split.err;
+  EXPECT_TRUE(contains(split.out, "  line 2 (inlined at " + file + ":8:3): 4 block executions")) << split.out;
+  EXPECT_TRUE(contains(split.out, "  line 2 (inlined at " + file + ":9:3): 4 block executions")) << split.out;
+}
+
+// The page has the launch's totals as the text says them, and with --gpu the occupancy.
+TEST_F(AnalyzeSourceFile, TheHtmlPageHasTheLaunchsTotalsAndOccupancy) {
+  TempDir dir;
+  const CliResult r = run_warpdiv(with({"analyze", kNaive, "--html", dir.file("k.html")}, kNaiveLaunch));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir.file("k.html"));
+  EXPECT_TRUE(contains(page, "<section><h2>The launch</h2>")) << page.substr(0, 400);
+  EXPECT_TRUE(contains(page, "global loads:")) << page.substr(0, 400);
 }
 
 }  // namespace

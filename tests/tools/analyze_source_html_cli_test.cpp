@@ -57,7 +57,7 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
             "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,shared_"
-            "wavefronts,shared_bank_conflicts,flops,simd_efficiency,"
+            "wavefronts,shared_bank_conflicts,flops,accesses_not_counted,simd_efficiency,"
             "statement,inlined_at,complete,class,"
             "class_blocks,class_definition,representative,loop_line,first_iteration,iterations,"
             "iteration_class");

@@ -1137,3 +1137,33 @@ TEST(CheckCli, AnArgsValueOutsideItsParametersTypeIsRefusedAtTheValue) {
 
 }  // namespace
 }  // namespace warpdiv::testing
+
+namespace warpdiv::testing {
+namespace {
+
+// A configuration's args are the configuration's: a name that is no parameter (nor used by grid
+// or block) and a float past its type's range are refused at the value, exit 2, as an int's
+// range is; a launch read from main() names the keys it takes from the configuration.
+TEST(CheckCli, ConfigurationArgsRefusedAtTheirPlaceAndNamedInTheNote) {
+  TempDir dir;
+  write_file(dir.file("k.cu"),
+             "__global__ void k(int *o, int n, float f) { if (threadIdx.x < n) o[threadIdx.x] = 1; }\n"
+             "int main() { int *d = 0; k<<<1, 64>>>(d, 7, 1.0f); }\n");
+  const auto config = [&](const std::string& args) {
+    write_file(dir.file("c.toml"), "[[kernel]]\nfile = \"k.cu\"\nargs = { " + args + " }\n");
+    return run_warpdiv({"check", dir.file("c.toml")});
+  };
+  const CliResult unknown = config("g = 2");
+  EXPECT_EQ(unknown.status, 2) << unknown.out;
+  EXPECT_TRUE(contains(unknown.err, "c.toml:3:14: error: args.g: k has no parameter g")) << unknown.err;
+  const CliResult far = config("f = 1e39");
+  EXPECT_EQ(far.status, 2) << far.out;
+  EXPECT_TRUE(contains(far.err, "c.toml:3:14: error: args.f = 1e39: ")) << far.err;
+  EXPECT_TRUE(contains(far.err, "is outside float's range")) << far.err;
+  const CliResult given = config("n = 40");
+  EXPECT_EQ(given.status, 0) << given.out << given.err;
+  EXPECT_TRUE(contains(given.err, "(from the configuration: args.n)")) << given.err;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing

@@ -747,5 +747,41 @@ TEST(OutputFilesCli, CtrlCDuringACompileLeavesNoFolder) {
   }
 }
 
+// Standard output on an input of the commands that answer at once: the presets --gpu list lists,
+// the ncu CSV the lecture's ncu-check reads. Refused, the file left as it was.
+TEST(OutputFilesCli, StandardOutputOnWhatAListingOrTheLecturesCheckReads) {
+  TempDir dir;
+  const std::string presets = read_file(std::string(WARPDIV_SOURCE_DIR) + "/data/gpus.csv");
+  write_file(dir.file("g.csv"), presets);
+  write_file(dir.file("n.csv"), "\"ID\"\n");
+  for (const std::string& command : {"occupancy --gpu list --gpu-file g.csv >> g.csv",
+                                     "ncu-check --ncu-csv n.csv --width 64 --tile 16 >> n.csv"}) {
+    const CliResult r = run_shell("(cd '" + dir.path() + "' && '" + warpdiv_binary() + "' " + command + ")");
+    EXPECT_EQ(r.status, 2) << command << r.err;
+    EXPECT_TRUE(contains(r.err, "standard output is the same file as")) << r.err;
+  }
+  EXPECT_EQ(read_file(dir.file("g.csv")), presets);
+  EXPECT_EQ(read_file(dir.file("n.csv")), "\"ID\"\n");
+}
+
+// The compiler warpdiv runs (here a stand-in nvcc that prints ptxas's report) is an input:
+// --csv onto it is refused and it stays.
+TEST(OutputFilesCli, TheCompilerItRunsIsAnInput) {
+  TempDir dir;
+  write_file(dir.file("k.cu"), "__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
+  const std::string compiler =
+      "#!/bin/sh\ncase \"$1\" in\n--version) echo 'release 13.0';;\n--list-gpu-code) echo sm_90;;\n"
+      "*) while [ $# -gt 0 ]; do [ \"$1\" = -MF ] && echo 'k.o: k.cu' > \"$2\"; shift; done\n"
+      "   echo \"ptxas info    : Compiling entry function '_Z1kPi' for 'sm_90'\" >&2\n"
+      "   echo 'ptxas info    : Used 8 registers, used 0 barriers, 0 bytes smem' >&2;;\nesac\n";
+  write_file(dir.file("nvcc"), compiler);
+  ::chmod(dir.file("nvcc").c_str(), 0755);
+  const CliResult r = run_shell("cd '" + dir.path() + "' && WARPDIV_NVCC='" + dir.file("nvcc") + "' '" +
+                                warpdiv_binary() + "' occupancy k.cu --gpu h100 --block 32 --csv nvcc");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "the compiler warpdiv ran")) << r.err;
+  EXPECT_EQ(read_file(dir.file("nvcc")), compiler);
+}
+
 }  // namespace
 }  // namespace warpdiv::testing

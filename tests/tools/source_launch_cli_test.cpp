@@ -600,3 +600,37 @@ TEST(SourceLaunchCli, AGlobalACallMayWriteBeforeTheLaunchIsRefusedNamingTheCall)
 
 }  // namespace
 }  // namespace warpdiv::testing
+
+namespace warpdiv::testing {
+namespace {
+
+// std::min<int>(n / 64, 7): the type given converts both arguments (unsigned 1000 / 64 = 15, then
+// min 7); n <<= 2 and n >>= 1 are followed as the other compound assignments (100 << 2 >> 1 =
+// 200: grid (200 + 127) / 128 = 2); -0.0f reaches the kernel as -0.0 (1 / lim < 0 in every lane).
+TEST(SourceLaunchCli, ExplicitMinShiftsAndANegativeZero) {
+  TempDir dir;
+  const std::string file = dir.file("h.cu");
+  write_file(file, R"(#include <algorithm>
+__global__ void k(int *o, int n, float lim) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (1.0f / lim < 0.0f && i < n) o[i] = 1;
+}
+int main() {
+  int *d = 0;
+  unsigned m = 1000;
+  int n = 100;
+  n <<= 2;
+  n >>= 1;
+  k<<<std::min<int>(m / 64, 7), 128>>>(d, n, -0.0f);
+}
+)");
+  const CliResult r = run_warpdiv({"analyze", file, "--csv", dir.file("o.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "grid (7, 1, 1), block (128, 1, 1); n = 200, lim = -0.0")) << r.err;
+  // 7 blocks of 4 warps test the condition: lanes i < 200 take it (warps 0 .. 6 whole, warp 7 its
+  // first 8 lanes... i = 192 .. 199 of block 1, warp 2): 200 lanes of 896.
+  EXPECT_TRUE(contains(read_file(dir.file("o.csv")), ",if,,28,1,896,200,")) << read_file(dir.file("o.csv"));
+}
+
+}  // namespace
+}  // namespace warpdiv::testing

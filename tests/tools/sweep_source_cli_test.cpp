@@ -72,7 +72,8 @@ TEST_F(SweepSource, OneRowPerLaunchAndStatementWithHandWorkedCounts) {
             "iteration,warp_evaluations,divergent,active_lanes,taken_lanes,block_executions,"
             "partial_block_executions,global_requests,global_sectors,global_bytes,"
             "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,"
-            "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,inlined_at,"
+            "shared_wavefronts,shared_bank_conflicts,flops,accesses_not_counted,simd_efficiency,statement,"
+            "inlined_at,"
             "complete");
   // Order: block outermost, then n. Row 1: n = 1000, 4 x 64 = 256 threads, warps of 32. Thread t
   // takes i = t, t+256, t+512, t+768 (< 1000 for t < 232): warps 0..6 test the loop 5 times (4
@@ -267,6 +268,28 @@ TEST_F(SweepSource, ProgressBarOnATerminal) {
   EXPECT_EQ(run.status, 0) << run.screen;
   EXPECT_TRUE(contains(run.screen, "\rsweep [")) << run.screen;
   EXPECT_TRUE(contains(run.screen, "] 100% 1000/1000 launches")) << run.screen;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
+
+namespace warpdiv::testing {
+namespace {
+
+// A launch whose store runs past the buffer --alloc gives (n = 1000 into 500 elements: element
+// 500 first, in block 7, thread 52) is refused as analyze refuses it: exit 2, no file.
+TEST_F(SweepSource, ALaunchThatStoresOutOfItsBufferStopsTheSweep) {
+  const std::string file = dir_.file("k.cu");
+  write_file(file,
+             "__global__ void k(int *o, int n) {\n"
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (i < n) o[i] = 1;\n"
+             "}\n");
+  const CliResult r = run_warpdiv({"sweep", file, "--grid", "(n+63)/64", "--block", "64", "--arg",
+                                   "n=10,1000", "--alloc", "o=500", "--csv", dir_.file("s.csv")});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(contains(r.err, "out of bounds: 'o[i]' writes element 500 of 'o'")) << r.err;
+  EXPECT_FALSE(file_exists(dir_.file("s.csv")));
 }
 
 }  // namespace

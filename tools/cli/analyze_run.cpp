@@ -16,6 +16,8 @@ ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgVal
   launch.buffer_bytes = bind_allocs(kernel, allocs);
   bind_data(kernel, data, launch);
   ir::validate(launch, kernel);  // the kernel itself was validated as it was read
+  ir::check_floating_values(kernel, given_parameters(kernel, values),
+                            ir::buffers_with_values(kernel, launch));
   return launch;
 }
 

@@ -1,6 +1,7 @@
 // warpdiv analyze FILE.cu | --model FILE.json: the warp-level replay of any kernel the model can
 // read, as an annotated listing of its source and optionally a CSV.
 #include <algorithm>
+#include <sstream>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -116,7 +117,8 @@ const char* const kAnalyzeSourceNotes =
     "\n"
     "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
     "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
-    "needs an --arg of its name; pointer and floating-point parameters need none.\n"
+    "needs an --arg of its name; pointer parameters need none, floating-point ones only where a\n"
+    "branch depends on them (else they are 0.0).\n"
     "Without --grid or --block the launch is read from FILE.cu's host code, kernel<<<grid,\n"
     "block, shared>>>(args) in main() or a helper, where its sizes and scalar arguments are\n"
     "computable from constants and integer locals set in straight-line code (said in one note\n"
@@ -274,8 +276,11 @@ std::vector<RunInput> analyze_inputs(const AnalyzeSourceRequest& request, const 
   std::vector<RunInput> inputs =
       run_inputs(request.source, request.gpu.file, source_files(read.kernel, read.files_read));
   for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
-  if (occupancy)
+  if (occupancy) {
     for (const std::string& f : occupancy->files_read) inputs.emplace_back("a file the compiler read", f);
+    if (!occupancy->compiler_file.empty())
+      inputs.emplace_back("the compiler warpdiv ran", occupancy->compiler_file);
+  }
   return inputs;
 }
 
@@ -293,7 +298,19 @@ void write_analyze(const AnalyzeSourceRequest& request, AnalyzeSourceReport& run
     throw InvalidInput(Diag::classes_unproven, "--by-class needs block classes, and " + run.counts.note);
   if (csv && request.by_class) analysis::write_source_class_csv(csv->stream(), run.report);
   if (csv && !request.by_class) analysis::write_source_csv(csv->stream(), run.report);
-  if (html) html->stream() << analysis::render_source_html(run.report, run.page);
+  if (html) {  // the launch's totals and occupancy as the text says them
+    std::ostringstream summary;
+    if (run.report.memory.counted) analysis::write_memory_totals(summary, run.report.memory);
+    if (occupancy) {
+      summary << '\n';
+      analysis::write_occupancy_text(summary, occupancy->gpu, occupancy->launch, occupancy->result,
+                                     &occupancy->origins);
+    }
+    std::string text = summary.str();
+    text.erase(0, text.find_first_not_of('\n'));
+    run.page.launch_summary = text;
+    html->stream() << analysis::render_source_html(run.report, run.page);
+  }
   outputs.commit();
   analysis::write_source_text(outputs.report(), run.report);
   if (occupancy) {

@@ -137,8 +137,26 @@ ArgValues config_arg_values(const analysis::CheckConfig& config, const analysis:
 // outside its type's range) is the configuration's error, at the value as written.
 void check_arg_ranges(const analysis::CheckConfig& config, const analysis::CheckKernel& k,
                       const ir::Kernel& kernel) {
+  if (kernel.name.empty()) return;  // not read: the kernel's finding says why
+  const std::string sizes = k.grid.value_or("") + " " + k.block.value_or("");
   for (std::size_t i = 0; i < k.args.size() && i < k.arg_places.size(); ++i) {
     const std::string name = k.args[i].substr(0, k.args[i].find('='));
+    const auto parameter = std::find_if(kernel.parameters.begin(), kernel.parameters.end(),
+                                        [&](const ir::Parameter& p) { return p.name == name; });
+    if (parameter == kernel.parameters.end() && identifiers_in(sizes).count(name) == 0)
+      throw analysis::config_error(Diag::flag_value, config.path, k.arg_places[i],
+                                   "args." + name + ": " + kernel.name + " has no parameter " + name +
+                                       " and grid and block do not use the name");
+    if (parameter != kernel.parameters.end() && parameter->floating != 0) {
+      try {
+        (void)floating_bits(*parameter, parse_arg_values({k.args[i]}).at(name).text());
+      } catch (const InvalidInput& e) {
+        std::string why = e.what();
+        why = why.substr(why.find(": ") + 2);  // without "--arg NAME: "
+        throw analysis::config_error(Diag::flag_value, config.path, k.arg_places[i],
+                                     "args." + name + " = " + k.arg_texts[i] + ": " + why);
+      }
+    }
     for (const ir::Parameter& p : kernel.parameters) {
       if (p.name != name || !p.scalar) continue;
       const ArgValue v = parse_arg_values({k.args[i]}).at(name);
@@ -181,6 +199,7 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
     flags.values = r.values;
     flags.dynamic_shared = k.dynamic_smem;
     flags.launch = k.launch;
+    flags.from_configuration = true;
     r.from_host = flags;
     r.source.host_launches = true;
     r.source.host_arguments = host_arguments(r.values);
@@ -254,12 +273,11 @@ std::optional<Diagnostic> read_launch(CheckLaunch& l) {
     std::optional<SourceKernel> read = read_source_kernel(l.request.source, &l.files_tried, &first_error);
     if (!read) return clang_refusal(first_error);
     l.kernel = std::move(*read);
-    if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
-      const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
-      print_note(Diag::host_launch, k.name + ": " + note);
-    }
+    std::string note;  // the launch in the file's host code, the table's keys over it
+    if (l.request.from_host) note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
     l.launch = bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
                            l.request.allocs, l.request.data);
+    if (l.request.from_host) print_note(Diag::host_launch, k.name + ": " + note);  // once the values fit
   } catch (const InvalidInput& e) {
     return in_config_words(at_launch_place(e, l.kernel.launches));
   } catch (const std::bad_alloc&) {

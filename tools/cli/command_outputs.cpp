@@ -24,7 +24,13 @@ std::vector<RunInput> run_inputs(const KernelSource& source, const std::optional
 }
 
 bool answered_at_once(std::ostream& out, const std::string& help, const GpuRequest* gpus) {
-  if (gpus) list_gpus(out, *gpus);
+  if (gpus) {
+    // The listing goes to standard output, which must not be the presets it lists.
+    std::vector<RunInput> inputs;
+    if (gpus->file) inputs.emplace_back("--gpu-file", *gpus->file);
+    const CommandOutputs guard(out, inputs);
+    list_gpus(out, *gpus);
+  }
   out << help;
   return gpus || !help.empty();
 }

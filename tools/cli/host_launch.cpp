@@ -125,7 +125,9 @@ std::string launch_note(const ir::Kernel& kernel, const std::vector<frontend::Ho
                                  (flags.launch ? "" : " (the only one the program makes)")
                            : "launch") +
       " from " + describe_host_launch(kernel, shown);
-  if (!given.empty()) note += " (from the command line: " + sim::listed(given) + ")";
+  if (!given.empty())
+    note += std::string(" (from ") + (flags.from_configuration ? "the configuration" : "the command line") +
+            ": " + sim::listed(given) + ")";
   // (Joined as they are: each names places in the file, which listed() would cut.)
   const auto joined = [](const std::vector<std::string>& items) {
     std::string text;
@@ -151,7 +153,7 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel, const std::vector<fron
   for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.arguments.size(); ++i) {
     const ir::Parameter& p = kernel.parameters[i];
     if (chosen.values.count(p.name) != 0) {
-      given.push_back("--arg " + p.name);
+      given.push_back((flags.from_configuration ? "args." : "--arg ") + p.name);
       continue;
     }
     const frontend::HostValue& v = launch.arguments[i];
@@ -166,7 +168,7 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel, const std::vector<fron
   const auto extent = [&](const std::optional<std::string>& text, const frontend::HostValue(&v)[3],
                           const std::string& name, void (*check)(const std::string&, const Extent3&)) {
     const std::string flag = "--" + name;
-    if (text) given.push_back(flag);
+    if (text) given.push_back(flags.from_configuration ? name : flag);
     const Extent3 e = text ? parse_extent(flag, *text, chosen.values) : source_extent(v, name, flag);
     check(text ? flag : v[0].where + ": the " + name, e);
     return e;
@@ -175,7 +177,7 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel, const std::vector<fron
   chosen.block = extent(flags.block, launch.block, "block", check_block);
   if (flags.dynamic_shared) {
     chosen.dynamic_shared = *flags.dynamic_shared;
-    given.push_back("--dynamic-smem");
+    given.push_back(flags.from_configuration ? "dynamic_smem" : "--dynamic-smem");
   } else {
     const frontend::HostValue& v = launch.dynamic_shared;
     chosen.dynamic_shared =

@@ -25,6 +25,8 @@ struct LaunchFlags {
   ArgValues values;                            // --arg
   std::optional<std::int64_t> dynamic_shared;  // --dynamic-smem
   std::optional<std::int64_t> launch;          // --launch N (1 = the first)
+  /// Given by a check configuration's keys (args.n, grid ...), not flags: the note names them so.
+  bool from_configuration = false;
 };
 
 /// The launch once chosen and completed by the flags.

@@ -32,6 +32,7 @@ KernelOccupancy kernel_occupancy(const analysis::GpuSpec& gpu, kernels::CompileR
     k.origins.registers = k.origins.static_shared = compiled.origin();
     k.origins.kernel = compiled.kernel;
     k.files_read = compiled.files_read;
+    k.compiler_file = compiled.compiler_file;
     k.origins.compiled = std::to_string(compiled.local_bytes) + " bytes local memory per thread (" +
                          std::to_string(compiled.spill_store_bytes) + " bytes spill stores), " +
                          sim::counted(compiled.barriers, "barrier") + ", for " + compiled.arch;

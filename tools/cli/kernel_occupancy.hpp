@@ -21,6 +21,7 @@ struct KernelOccupancy {
   analysis::ResourceOrigins origins;
   analysis::OccupancyResult result;
   std::vector<std::string> files_read;  // what the compiler read (none when nothing was compiled)
+  std::string compiler_file;            // the compiler run (nvcc, NVRTC's library), "" for none
 };
 
 /// `launch` (its block size, dynamic shared memory, carveout) of request's kernel on `gpu`, with

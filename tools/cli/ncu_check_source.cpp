@@ -141,19 +141,22 @@ std::string own_flag(const Args& args, const std::string& flag) {
   return value;
 }
 
-/// Whether `program` runs as the shell would find it: a path with a '/' to an executable file,
-/// or a name found so on $PATH (so that a missing ncu is reported by warpdiv alone, not by the shell).
-bool runnable(const std::string& program) {
+/// The file `program` runs as the shell would find it: a path with a '/' to an executable file,
+/// or a name found so on $PATH; "" for none (so that a missing ncu is reported by warpdiv alone,
+/// not by the shell).
+std::string program_file(const std::string& program) {
   const auto executable = [](const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
   };
-  if (program.empty()) return false;
-  if (program.find('/') != std::string::npos) return executable(program);
+  if (program.empty()) return "";
+  if (program.find('/') != std::string::npos) return executable(program) ? program : "";
   const char* path = std::getenv("PATH");
-  for (const std::string& folder : split(path == nullptr ? "" : path, ':'))
-    if (executable((folder.empty() ? std::string(".") : folder) + "/" + program)) return true;
-  return false;
+  for (const std::string& folder : split(path == nullptr ? "" : path, ':')) {
+    const std::string file = (folder.empty() ? std::string(".") : folder) + "/" + program;
+    if (executable(file)) return file;
+  }
+  return "";
 }
 
 std::string ncu_path(const Args& args) {
@@ -206,7 +209,7 @@ std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& ker
 /// binary as ncu-check's child) runs. Throws NoDevice when there is no GPU, no ncu, or ncu fails.
 std::string profile(const Args& args, const ir::Kernel& kernel, const std::string& child,
                     const std::string& flags) {
-  if (!runnable(ncu_path(args)))
+  if (program_file(ncu_path(args)).empty())
     throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
   const auto [text, status] = capture(std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
                                       " --csv --launch-count 1 --kernel-name " +
@@ -409,6 +412,8 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const bool per_line = std::find(args.begin(), args.end(), "--per-line") != args.end();
   const std::string save = own_flag(args, "--save-ncu");
   CommandOutputs outputs(out, ncu_check_inputs(request, *read));
+  if (const std::string ncu = program_file(ncu_path(args)); !ncu.empty())
+    outputs.protect("the ncu warpdiv runs", ncu);
   analysis::Output* raw_file =
       outputs.open("--save-ncu", save.empty() ? std::nullopt : std::optional<std::string>(save), "ncu's CSV");
   analysis::Output* page_file = outputs.open(
@@ -420,6 +425,14 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::string child = child_command(analyze_args);
   const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metric_list(figures));
   const analysis::NcuLaunch measured = analysis::parse_ncu_csv(csv, "ncu's CSV").back();
+  // A counter ncu left out (it could not read it, or names it otherwise) was not measured.
+  for (const Figure& f : figures)
+    for (const std::string& m : split(f.metric, '+'))
+      if (f.required && !measured.metric(m))
+        throw InvalidInput(Diag::file_content, "ncu's CSV has no value of " + m +
+                                                   ", which ncu-check asked for (" + f.name +
+                                                   "): ncu could not read that counter, or names it "
+                                                   "otherwise; nothing to compare");
   std::string page;
   if (per_line)
     page = profile(args, kernel, child, "--section SourceCounters --page source --print-source cuda,sass");

@@ -138,6 +138,7 @@ int occupancy_command(const Args& args, std::ostream& out) {
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   const KernelOccupancy occupancy = run_occupancy(request, gpu);
   for (const std::string& file : occupancy.files_read) outputs.protect("a file the compiler read", file);
+  if (!occupancy.compiler_file.empty()) outputs.protect("the compiler warpdiv ran", occupancy.compiler_file);
   if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, occupancy.launch, occupancy.result);
   outputs.commit();
   analysis::write_occupancy_text(outputs.report(), gpu, occupancy.launch, occupancy.result,

@@ -90,6 +90,26 @@ void usage(std::ostream& out) {
                                                 " (see warpdiv --help)");
 }
 
+/// `warpdiv help COMMAND` (or --help COMMAND): that command's help; one command, a known one.
+int command_help(int argc, char** argv, std::ostream& out) {
+  const std::string command = argv[2];
+  const Command* found = nullptr;
+  for (const Command& c : kCommands)
+    if (command == c.name) found = &c;
+  if (found == nullptr && command != "version" && command != "help") unknown_command(command);
+  if (argc > 3)
+    throw InvalidInput(Diag::flag_usage, std::string("warpdiv ") + argv[1] + " takes one command (got " +
+                                             sim::quote_value(argv[3]) + " after " +
+                                             sim::quote_value(command) + ")");
+  if (found != nullptr) return found->function(Args{"--help"}, out);
+  if (command == "help")
+    usage(out);
+  else
+    out << "usage: warpdiv --version (or warpdiv version)\n\nPrints warpdiv's version. It takes no "
+           "options.\n";
+  return 0;
+}
+
 /// The one line of an error, and the exit status its category gives.
 int report(std::ostream& err, const Diagnostic& d) {
   err << format_diagnostic(d) << '\n';
@@ -106,9 +126,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     const std::string name = argv[1];
     const bool help = name == "--help" || name == "-h" || name == "help";
-    for (const Command& c : kCommands)  // warpdiv help analyze: analyze's help
-      if (help && argc == 3 && argv[2] == std::string(c.name)) return c.function(Args{"--help"}, out);
-    if ((help || name == "--version" || name == "version") && argc > 2)
+    if (help && argc > 2) return command_help(argc, argv, out);  // warpdiv help analyze
+    if ((name == "--version" || name == "version") && argc > 2)
       throw InvalidInput(Diag::flag_usage, "warpdiv " + name + " takes no arguments (got " +
                                                sim::quote_value(argv[2]) +
                                                "); a command's options: warpdiv COMMAND --help");

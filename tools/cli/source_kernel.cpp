@@ -320,14 +320,12 @@ std::uint64_t rounded_bits(const ir::Parameter& p, const std::string& text, cons
   return bits;
 }
 
+}  // namespace
+
 std::uint64_t floating_bits(const ir::Parameter& p, const std::string& text) {
   return p.floating == 32 ? rounded_bits<float>(p, text, "float", "1.4e-45 to 3.4028235e+38")
                           : rounded_bits<double>(p, text, "double", "4.9e-324 to 1.7976931348623157e+308");
 }
-
-}  // namespace
-
-namespace {
 
 // The identifiers in `text` (the names --grid and --block use).
 std::set<std::string> identifiers_in(const std::string& text) {
@@ -345,7 +343,11 @@ std::set<std::string> identifiers_in(const std::string& text) {
   return names;
 }
 
-}  // namespace
+std::vector<bool> given_parameters(const ir::Kernel& kernel, const ArgValues& values) {
+  std::vector<bool> given;
+  for (const ir::Parameter& p : kernel.parameters) given.push_back(values.count(p.name) != 0);
+  return given;
+}
 
 std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
                                       const std::string& expressions) {
@@ -376,8 +378,8 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
   std::vector<ir::Value> arguments;
   for (const ir::Parameter& p : kernel.parameters) {
     if (!p.scalar) {
-      // A float or double: its bits for the GPU runs (0.0 when not given: the model does not
-      // compute with it).
+      // A float or double: its bits (0.0 when not given: check_floating_values refuses a
+      // branch that depends on it).
       const auto found = values.find(p.name);
       arguments.emplace_back();
       if (p.floating != 0 && found != values.end())

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,6 +105,16 @@ constexpr std::size_t kMaxSourceNotes = 5;
 /// The front-end's notes, "warpdiv: note: NOTE [warpdiv-unreached-error]" each, at most kMaxSourceNotes of
 /// them then one line "warpdiv: note: and N more errors in code the kernel does not reach".
 void print_source_notes(std::ostream& out, const std::vector<std::string>& notes);
+
+/// A float or double parameter's value `text` (a decimal), rounded once to its type, as bits;
+/// InvalidInput naming --arg and the type's range for one past it.
+std::uint64_t floating_bits(const sim::ir::Parameter& p, const std::string& text);
+
+/// The identifiers in `text` (the names --grid and --block use).
+std::set<std::string> identifiers_in(const std::string& text);
+
+/// Per kernel parameter, whether `values` gives it one.
+std::vector<bool> given_parameters(const sim::ir::Kernel& kernel, const ArgValues& values);
 
 /// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by
 /// name); opaque ones (pointers, floats) take none. An --arg that names neither a parameter nor a

@@ -87,7 +87,15 @@ ir::Launch sweep_launch(const SweepSourceRequest& request, const ir::Kernel& ker
 
 void check_sweep_launches(const SweepSourceRequest& request, const ir::Kernel& kernel) {
   analysis::SourceSweepLaunch described;
-  for (std::size_t i = 0; i < request.launches(); ++i) sweep_launch(request, kernel, i, described);
+  for (std::size_t i = 0; i < request.launches(); ++i) {
+    const ir::Launch launch = sweep_launch(request, kernel, i, described);
+    if (i == 0) {  // every launch gives the same parameters
+      ArgValues values;
+      request.launch(i, values);
+      ir::check_floating_values(kernel, given_parameters(kernel, values),
+                                ir::buffers_with_values(kernel, launch));
+    }
+  }
 }
 
 SourceSweepOutcome run_sweep_source(
@@ -107,7 +115,8 @@ SourceSweepOutcome run_sweep_source(
     const ir::Launch launch = sweep_launch(request, kernel, outcome.launches, described);
     analysis::SourceReport report;
     try {
-      const SourceCounts counts = count_source(kernel, launch, replay_options, request.engine);
+      SourceCounts counts = count_source(kernel, launch, replay_options, request.engine);
+      check_bounds(kernel, launch, counts);  // an access out of a given buffer: exit 2, no file
       report = analysis::make_source_report(kernel, launch, counts.result, report_options);
       if ((!counts.note.empty() || !counts.result.races_unchecked.empty()) && !noted) {
         progress.finish();

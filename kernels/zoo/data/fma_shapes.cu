@@ -11,15 +11,13 @@ __global__ void fma_shapes(float *out, float a, float b, float c, int n) {
     s = s + a * b;                   // a*b never changes: an FMA in every iteration all the same
   float t = x * b;
   float u = t + c;                   // through a local read once: an FMA
-  float v = x * x;
-  float w = v + s;                   // v used by two sums: both FMAs
-  float w2 = s - v;
+  float w = x * x + s;               // an FMA
+  float w2 = s - x * a;              // a product subtracted: an FMA of -x
   float p = x * c;
-  float q = p;                       // a copy is no use: r and q + r are both FMAs
-  float r = p + a;
+  float q = p;                       // a copy is no use: q + a is an FMA
   out[4 * i] = s;
   out[4 * i + 1] = u;
   out[4 * i + 2] = w + w2;
-  out[4 * i + 3] = q + r;
+  out[4 * i + 3] = q + a;
   if (w > 100.0f) out[4 * i + 2] = 0.0f;   // x > 9.4: lanes from i = 23 on
 }

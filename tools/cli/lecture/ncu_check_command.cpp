@@ -6,6 +6,7 @@
 #include "analysis/lecture/ncu_crosscheck.hpp"
 #include "sim/support/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lecture/commands.hpp"
 #include "tools/cli/lecture/launch_options.hpp"
@@ -141,6 +142,10 @@ int ncu_check_lecture_command(const Args& args, std::ostream& out) {
     write_help(out, options);
     return 0;
   }
+  std::vector<RunInput> inputs;
+  for (const char* flag : {"ncu-csv", "validate-csv"})
+    if (has(vm, flag)) inputs.emplace_back(std::string("--") + flag, get(vm, flag));
+  const CommandOutputs guard(out, inputs);  // the text report never goes into an input
   const NcuCheckInput input = ncu_check_input(vm);
   const analysis::NcuCrosscheck check =
       analysis::crosscheck_ncu(input.launches, analysis::lecture_counts(input.config), input.registers);
