@@ -131,7 +131,8 @@ TEST_F(UnknownValues, ALineCountedInPartIsMarked) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "    3          2?       8?  100.0%?      2?      0?        0?")) << r.out;
   EXPECT_TRUE(contains(r.out, "a figure and ? (2?): the line's other accesses of that kind not\n")) << r.out;
-  EXPECT_TRUE(contains(read_file(dir.file("p.csv")), ",2,8,256,2,0,0,,,,0,1,1.0000,")) << read_file(dir.file("p.csv"));
+  EXPECT_TRUE(contains(read_file(dir.file("p.csv")), ",2,8,256,2,0,0,,,,0,1,1.0000,"))
+      << read_file(dir.file("p.csv"));
 }
 
 // One source statement the front-end lowers to several (a null pointer's offset and flag, a
