@@ -365,6 +365,17 @@ bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
 namespace {
 
 // ncu's metrics for the figures, comma-separated (a figure's sum of metrics split).
+// A counter ncu left out (it could not read it, or names it otherwise) was not measured: refused.
+void require_measured(const std::vector<Figure>& figures, const analysis::NcuLaunch& measured) {
+  for (const Figure& f : figures)
+    for (const std::string& m : split(f.metric, '+'))
+      if (f.required && !measured.metric(m))
+        throw InvalidInput(Diag::file_content, "ncu's CSV has no value of " + m +
+                                                   ", which ncu-check asked for (" + f.name +
+                                                   "): ncu could not read that counter, or names it "
+                                                   "otherwise; nothing to compare");
+}
+
 std::string metric_list(const std::vector<Figure>& figures) {
   std::string metrics;
   for (const Figure& f : figures)
@@ -425,14 +436,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::string child = child_command(analyze_args);
   const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metric_list(figures));
   const analysis::NcuLaunch measured = analysis::parse_ncu_csv(csv, "ncu's CSV").back();
-  // A counter ncu left out (it could not read it, or names it otherwise) was not measured.
-  for (const Figure& f : figures)
-    for (const std::string& m : split(f.metric, '+'))
-      if (f.required && !measured.metric(m))
-        throw InvalidInput(Diag::file_content, "ncu's CSV has no value of " + m +
-                                                   ", which ncu-check asked for (" + f.name +
-                                                   "): ncu could not read that counter, or names it "
-                                                   "otherwise; nothing to compare");
+  require_measured(figures, measured);
   std::string page;
   if (per_line)
     page = profile(args, kernel, child, "--section SourceCounters --page source --print-source cuda,sass");
