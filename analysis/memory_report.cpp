@@ -142,14 +142,21 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
                    [](const AccessRow& x, const AccessRow& y) { return x.line < y.line; });
   // Operations whose lanes depend on a value the launch does not compute are left out by the
   // engines (LaunchPlan::compile_memory): their statement's flops are not counted.
-  const std::vector<ir::ExprId> origins = ir::opaque_origins(kernel, result.computed_loads);
+  // (Computed only for a kernel with such operations: a sweep makes a report per launch.)
+  const bool guarded =
+      m.counted && std::any_of(kernel.stmts.begin(), kernel.stmts.end(), [](const ir::Stmt& s) {
+        return std::any_of(s.flops.begin(), s.flops.end(),
+                           [](const ir::FloatOps& f) { return f.guard != ir::kNone; });
+      });
+  const std::vector<ir::ExprId> origins =
+      guarded ? ir::opaque_origins(kernel, result.computed_loads) : std::vector<ir::ExprId>{};
   for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
     const ir::Stmt& stmt = kernel.stmts[s];
     if (m.counted) m.flops += result.flops[s];
     std::string why_flops = stmt.flops_not_counted;
     if (m.counted && why_flops.empty() && !result.flop_faults[s].empty()) why_flops = result.flop_faults[s];
     for (const ir::FloatOps& f : stmt.flops)
-      if (m.counted && why_flops.empty() && f.guard != ir::kNone &&
+      if (guarded && why_flops.empty() && f.guard != ir::kNone &&
           origins[static_cast<std::size_t>(f.guard)] != ir::kNone)
         why_flops =
             "the lanes that run them depend on " +
